@@ -1,0 +1,57 @@
+package dev.dbbulkhead.gate;
+
+/**
+ * Both permits of one admitted operation: an admission permit and an execution permit of one gate.
+ *
+ * <p>A permit is released exactly once, by the thread that acquired it — use it in try-with-resources
+ * around the whole operation, connection cleanup included. Closing it again does nothing. Closing it from
+ * another thread is refused with {@link IllegalStateException} and leaves it held: a caller that gave up
+ * waiting must never free the permits of work that may still be running.
+ */
+public final class Permit implements AutoCloseable {
+
+    private final AdmissionGate gate;
+    private final Thread owner;
+    private final long admittedAtNanos;
+    private volatile boolean released;
+
+    Permit(AdmissionGate gate, long admittedAtNanos) {
+        this.gate = gate;
+        this.owner = Thread.currentThread();
+        this.admittedAtNanos = admittedAtNanos;
+    }
+
+    /** The workload of the gate that issued this permit. */
+    public String workload() {
+        return gate.workload();
+    }
+
+    /** Whether both permits have been given back. */
+    public boolean isReleased() {
+        return released;
+    }
+
+    /**
+     * Gives both permits back to the gate, the first time it is called; later calls do nothing.
+     *
+     * @throws IllegalStateException when called from a thread other than the one that acquired the permit;
+     *                               the permit then stays held
+     */
+    @Override
+    public void close() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("Permit of bulkhead '" + gate.workload() + "' acquired by " + owner
+                    + " may only be released by that thread, not by " + Thread.currentThread());
+        }
+        // Only the owner gets here, so this check-then-set cannot race.
+        if (!released) {
+            released = true;
+            gate.release(admittedAtNanos);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Permit[" + gate.workload() + (released ? ", released]" : ", held by " + owner + "]");
+    }
+}

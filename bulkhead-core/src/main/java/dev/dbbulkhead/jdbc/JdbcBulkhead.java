@@ -1,0 +1,150 @@
+package dev.dbbulkhead.jdbc;
+
+import dev.dbbulkhead.BulkheadMisuseException;
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.Permit;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * A bulkhead for plain JDBC: admits an operation through its {@link AdmissionGate}, then runs it as one
+ * transaction on a connection of the {@link DataSource}. No framework needed.
+ *
+ * <pre>{@code
+ * JdbcBulkhead orders = new JdbcBulkhead("orders", dataSource, 16, 32, Duration.ofMillis(50));
+ * long id = orders.transaction(connection -> insertOrder(connection, request));
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class JdbcBulkhead {
+
+    private final AdmissionGate gate;
+    private final DataSource dataSource;
+
+    /**
+     * @param workload      the workload name, as reported in rejections
+     * @param dataSource    where connections come from (usually a pool)
+     * @param maxConcurrent B, at least 1
+     * @param maxQueued     Q, at least 0
+     * @param queueWait     the longest an admitted operation waits for an execution permit; zero or positive
+     * @throws IllegalArgumentException for values out of range, naming the value
+     */
+    public JdbcBulkhead(String workload, DataSource dataSource, int maxConcurrent, int maxQueued,
+                        Duration queueWait) {
+        this(new AdmissionGate(workload, GateConfig.builder()
+                .maxConcurrent(maxConcurrent)
+                .maxQueued(maxQueued)
+                .queueWait(queueWait)
+                .build()), dataSource);
+    }
+
+    /** A bulkhead that admits through {@code gate} and takes connections from {@code dataSource}. */
+    public JdbcBulkhead(AdmissionGate gate, DataSource dataSource) {
+        this.gate = Objects.requireNonNull(gate, "gate");
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+    }
+
+    /**
+     * Admits the operation, then runs {@code work} in one transaction: takes a connection, turns auto-commit
+     * off, runs the work, commits and closes the connection — and only then returns the work's value.
+     * Both permits are released by this thread after the connection is closed, however the call ends.
+     *
+     * <p>Returns in exactly one of these ways:
+     * <ul>
+     *   <li>the work's value, after commit and connection close;</li>
+     *   <li>{@link BulkheadRejectedException} when the gate refuses the operation (full, queue wait expired,
+     *       or interrupted while waiting — then the interrupt status is set again); no connection was taken;</li>
+     *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or is inside an
+     *       active transaction; nothing was taken;</li>
+     *   <li>the pool's exception when no connection could be had; the work did not run;</li>
+     *   <li>the exception of the work or of the commit, after a rollback was tried; a failing rollback or
+     *       close is attached to it as suppressed;</li>
+     *   <li>the exception of the connection's close (or of restoring auto-commit) after a successful commit:
+     *       the write then took effect although the caller sees a failure — never retry writes blindly.</li>
+     * </ul>
+     * An interrupt while the work runs does not stop it: the operation keeps its permits until its own
+     * cleanup ends, and the interrupt status is left as the driver leaves it.
+     *
+     * @param work the transaction's work; see {@link SqlWork} for what it must not do
+     * @return the work's value
+     * @throws SQLException from the pool, the work, the commit or the close, as described above
+     */
+    public <T> T transaction(SqlWork<T> work) throws SQLException {
+        Objects.requireNonNull(work, "work");
+        try (Permit permit = gate.acquire()) {
+            return inTransaction(work);
+        }
+    }
+
+    private <T> T inTransaction(SqlWork<T> work) throws SQLException {
+        Connection connection = dataSource.getConnection();
+        T result;
+        try {
+            boolean autoCommitWasOn = connection.getAutoCommit();
+            if (autoCommitWasOn) {
+                connection.setAutoCommit(false);
+            }
+            result = commitOrRollBack(connection, work);
+            if (autoCommitWasOn) {
+                // Hand the connection back as it was lent, for pools that do not reset it themselves.
+                connection.setAutoCommit(true);
+            }
+        } catch (Throwable failure) {
+            closeAfter(failure, connection);
+            throw failure;
+        }
+        connection.close();
+        return result;
+    }
+
+    private static <T> T commitOrRollBack(Connection connection, SqlWork<T> work) throws SQLException {
+        T result;
+        try {
+            result = work.run(connection);
+            connection.commit();
+        } catch (Throwable failure) {
+            rollBackAfter(failure, connection);
+            throw failure;
+        }
+        return result;
+    }
+
+    private static void rollBackAfter(Throwable failure, Connection connection) {
+        try {
+            connection.rollback();
+        } catch (Throwable rollbackFailure) {
+            suppress(failure, rollbackFailure);
+        }
+    }
+
+    private static void closeAfter(Throwable failure, Connection connection) {
+        try {
+            connection.close();
+        } catch (Throwable closeFailure) {
+            suppress(failure, closeFailure);
+        }
+    }
+
+    private static void suppress(Throwable failure, Throwable cleanupFailure) {
+        // A driver may rethrow the very exception it threw before; a throwable cannot suppress itself.
+        if (cleanupFailure != failure) {
+            failure.addSuppressed(cleanupFailure);
+        }
+    }
+
+    /** The gate that admits this bulkhead's operations. */
+    public AdmissionGate gate() {
+        return gate;
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcBulkhead[" + gate + "]";
+    }
+}

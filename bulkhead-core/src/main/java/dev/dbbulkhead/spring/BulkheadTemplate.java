@@ -1,0 +1,124 @@
+package dev.dbbulkhead.spring;
+
+import dev.dbbulkhead.BulkheadMisuseException;
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Permit;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Like Spring's {@link TransactionTemplate}, with admission first: an operation passes the workload's
+ * {@link AdmissionGate}, then a transaction runs the callback inside the admitted region, and the permits
+ * are released only after commit or rollback and connection cleanup have returned.
+ *
+ * <pre>{@code
+ * Order order = ordersBulkhead.execute(status -> repository.save(newOrder));
+ * }</pre>
+ *
+ * <p>Inside the callback, a propagation that would suspend the admitted transaction ({@code REQUIRES_NEW},
+ * {@code NOT_SUPPORTED}) is refused with {@link BulkheadMisuseException} before it takes a connection.
+ * Thread-safe.
+ */
+public class BulkheadTemplate {
+
+    private final AdmissionGate gate;
+    private final TransactionTemplate transactionTemplate;
+    private final SuspensionGuard suspensionGuard;
+
+    /**
+     * @param gate               admits the operations
+     * @param transactionManager runs the transactions
+     * @param definition         isolation, read-only flag, timeout and name of the transactions; its
+     *                           propagation must be {@code REQUIRED} (the gate guarantees there is no outer
+     *                           transaction, so a new one always begins)
+     * @throws IllegalArgumentException for any other propagation
+     */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
+                            TransactionDefinition definition) {
+        this.gate = Objects.requireNonNull(gate, "gate");
+        Objects.requireNonNull(transactionManager, "transactionManager");
+        Objects.requireNonNull(definition, "definition");
+        if (definition.getPropagationBehavior() != TransactionDefinition.PROPAGATION_REQUIRED) {
+            throw new IllegalArgumentException("The transaction of bulkhead '" + gate.workload()
+                    + "' must use propagation REQUIRED (a new transaction begins after admission), was "
+                    + definition.getPropagationBehavior());
+        }
+        this.transactionTemplate = new TransactionTemplate(transactionManager, definition);
+        this.transactionTemplate.setName(definition.getName() != null ? definition.getName() : "bulkhead:" + gate.workload());
+        this.suspensionGuard = new SuspensionGuard(gate.workload());
+    }
+
+    /** A template whose transactions use the default definition (REQUIRED, default isolation). */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager) {
+        this(gate, transactionManager, new DefaultTransactionDefinition());
+    }
+
+    /**
+     * Admits the operation, then runs {@code action} in a new transaction and returns its result after
+     * commit and connection cleanup. Both permits are released by this thread after the transaction ended,
+     * however it ended.
+     *
+     * <p>Returns in exactly one of these ways:
+     * <ul>
+     *   <li>the callback's value, after commit and cleanup;</li>
+     *   <li>{@link BulkheadRejectedException} when the gate refuses the operation (full, queue wait expired, or
+     *       interrupted while waiting — then the interrupt status is set again); no transaction began;</li>
+     *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or a transaction
+     *       is already active on it; nothing was taken;</li>
+     *   <li>the callback's runtime exception or error, after rollback (as {@link TransactionTemplate} does);</li>
+     *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
+     *       did not run), commit or roll back. A failed commit may have taken effect: never retry blindly.</li>
+     * </ul>
+     * An interrupt while the callback runs does not stop it; the interrupt status is left as it is.
+     *
+     * @param action runs synchronously and returns a fully materialised value; must not manage the transaction
+     */
+    public <T> T execute(TransactionCallback<T> action) throws TransactionException {
+        Objects.requireNonNull(action, "action");
+        try (Permit permit = gate.acquire()) {
+            return transactionTemplate.execute(status -> {
+                TransactionSynchronizationManager.registerSynchronization(suspensionGuard);
+                return action.doInTransaction(status);
+            });
+        }
+    }
+
+    /** {@link #execute} for a callback without a result; returns and fails the same ways. */
+    public void executeWithoutResult(Consumer<TransactionStatus> action)
+            throws TransactionException {
+        Objects.requireNonNull(action, "action");
+        execute(status -> {
+            action.accept(status);
+            return null;
+        });
+    }
+
+    /** The workload name. */
+    public String workload() {
+        return gate.workload();
+    }
+
+    /** The gate that admits this template's operations. */
+    public AdmissionGate gate() {
+        return gate;
+    }
+
+    /** The definition of the transactions this template begins. */
+    public TransactionDefinition transactionDefinition() {
+        return transactionTemplate;
+    }
+
+    @Override
+    public String toString() {
+        return "BulkheadTemplate[" + gate + "]";
+    }
+}
