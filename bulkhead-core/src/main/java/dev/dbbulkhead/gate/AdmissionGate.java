@@ -213,6 +213,14 @@ public final class AdmissionGate {
         return Math.max(0, admitted - running);
     }
 
+    /**
+     * Threads parked waiting for an execution permit right now: an estimate for observation only. An
+     * admitted operation may not have begun to wait yet, so this can trail {@link #waiting()}.
+     */
+    public int queueLength() {
+        return execution.getQueueLength();
+    }
+
     @Override
     public String toString() {
         return "AdmissionGate[" + workload + ", " + config + "]";

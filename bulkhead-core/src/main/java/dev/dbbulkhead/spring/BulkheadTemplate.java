@@ -31,7 +31,8 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class BulkheadTemplate {
 
     private final AdmissionGate gate;
-    private final TransactionTemplate transactionTemplate;
+    private final PlatformTransactionManager transactionManager;
+    private final TransactionDefinition definition;
     private final SuspensionGuard suspensionGuard;
 
     /**
@@ -52,8 +53,12 @@ public class BulkheadTemplate {
                     + "' must use propagation REQUIRED (a new transaction begins after admission), was "
                     + definition.getPropagationBehavior());
         }
-        this.transactionTemplate = new TransactionTemplate(transactionManager, definition);
-        this.transactionTemplate.setName(definition.getName() != null ? definition.getName() : "bulkhead:" + gate.workload());
+        this.transactionManager = transactionManager;
+        DefaultTransactionDefinition named = new DefaultTransactionDefinition(definition);
+        if (named.getName() == null) {
+            named.setName("bulkhead:" + gate.workload());
+        }
+        this.definition = named;
         this.suspensionGuard = new SuspensionGuard(gate.workload());
     }
 
@@ -74,7 +79,8 @@ public class BulkheadTemplate {
      *       interrupted while waiting — then the interrupt status is set again); no transaction began;</li>
      *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or a transaction
      *       is already active on it; nothing was taken;</li>
-     *   <li>the callback's runtime exception or error, after rollback (as {@link TransactionTemplate} does);</li>
+     *   <li>the callback's runtime exception or error, after rollback; a failing rollback is attached to it as
+     *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
      *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
      *       did not run), commit or roll back. A failed commit may have taken effect: never retry blindly.</li>
      * </ul>
@@ -85,10 +91,36 @@ public class BulkheadTemplate {
     public <T> T execute(TransactionCallback<T> action) throws TransactionException {
         Objects.requireNonNull(action, "action");
         try (Permit permit = gate.acquire()) {
-            return transactionTemplate.execute(status -> {
-                TransactionSynchronizationManager.registerSynchronization(suspensionGuard);
-                return action.doInTransaction(status);
-            });
+            return inTransaction(action);
+        }
+    }
+
+    /**
+     * What {@link TransactionTemplate#execute} does, except on a failed rollback: the callback's exception
+     * stays the one thrown and the rollback failure is attached to it as suppressed, so the cause of the
+     * failure is never replaced by a symptom of the broken connection.
+     */
+    private <T> T inTransaction(TransactionCallback<T> action) {
+        TransactionStatus status = transactionManager.getTransaction(definition);
+        T result;
+        try {
+            TransactionSynchronizationManager.registerSynchronization(suspensionGuard);
+            result = action.doInTransaction(status);
+        } catch (Throwable failure) {
+            rollBackAfter(failure, status);
+            throw failure;
+        }
+        transactionManager.commit(status);
+        return result;
+    }
+
+    private void rollBackAfter(Throwable failure, TransactionStatus status) {
+        try {
+            transactionManager.rollback(status);
+        } catch (Throwable rollbackFailure) {
+            if (rollbackFailure != failure) {
+                failure.addSuppressed(rollbackFailure);
+            }
         }
     }
 
@@ -114,7 +146,7 @@ public class BulkheadTemplate {
 
     /** The definition of the transactions this template begins. */
     public TransactionDefinition transactionDefinition() {
-        return transactionTemplate;
+        return definition;
     }
 
     @Override

@@ -1,0 +1,41 @@
+package dev.dbbulkhead;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The gate is mechanism only: no framework reaches into it, so it serves every form and every framework. */
+class ArchitectureTest {
+
+    private static JavaClasses productionClasses;
+
+    @BeforeAll
+    static void importProductionClasses() {
+        productionClasses = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.dbbulkhead");
+    }
+
+    @Test
+    void theGateAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
+        noClasses()
+                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "io.micrometer..")
+                .because("the core runs without Spring or Micrometer on the class path")
+                .check(productionClasses);
+    }
+
+    @Test
+    void theGateKnowsNothingOfJdbcOrOfTheFormsBuiltOnIt() {
+        noClasses()
+                .that().resideInAPackage("dev.dbbulkhead.gate..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..",
+                        "dev.dbbulkhead.jdbc..", "dev.dbbulkhead.spring..")
+                .because("the gate is the mechanism; the JDBC and Spring forms build on it, not the other way round")
+                .check(productionClasses);
+    }
+}

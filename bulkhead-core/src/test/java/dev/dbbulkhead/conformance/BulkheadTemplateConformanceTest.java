@@ -1,0 +1,112 @@
+package dev.dbbulkhead.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.BulkheadMisuseException;
+import dev.dbbulkhead.MisuseKind;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.jdbc.SqlWork;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+@DisplayName("BulkheadTemplate conformance (Spring transactions, real PostgreSQL)")
+class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
+
+    @Override
+    Bulkhead bulkhead(String workload, DataSource pool, int maxConcurrent, int maxQueued, Duration queueWait) {
+        GateConfig config = GateConfig.builder()
+                .maxConcurrent(maxConcurrent)
+                .maxQueued(maxQueued)
+                .queueWait(queueWait)
+                .build();
+        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(pool);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate(workload, config), transactionManager);
+        return new Bulkhead() {
+            @Override
+            public <T> T transaction(SqlWork<T> work) throws SQLException {
+                try {
+                    return template.execute(status -> {
+                        try {
+                            // The connection Spring bound to the admitted transaction.
+                            return work.run(DataSourceUtils.getConnection(pool));
+                        } catch (SQLException e) {
+                            // What a JdbcTemplate would do: checked SQL failures travel unchecked.
+                            throw new UncheckedSqlException(e);
+                        }
+                    });
+                } catch (UncheckedSqlException e) {
+                    SQLException cause = e.getCause();
+                    for (Throwable suppressed : e.getSuppressed()) {
+                        cause.addSuppressed(suppressed);
+                    }
+                    throw cause;
+                }
+            }
+
+            @Override
+            public AdmissionGate gate() {
+                return template.gate();
+            }
+        };
+    }
+
+    @Test
+    @DisplayName("l. REQUIRES_NEW inside the admitted region is misuse; no second connection, the admitted transaction rolls back")
+    void requiresNewInsideTheAdmittedRegionIsMisuse() throws Exception {
+        HikariDataSource pool = pool(3);
+        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(pool);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                transactionManager);
+        TransactionTemplate requiresNew = new TransactionTemplate(transactionManager);
+        requiresNew.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+
+        Throwable thrown = catchThrowable(() -> template.executeWithoutResult(status -> {
+            try {
+                insert(DataSourceUtils.getConnection(pool), "l-requires-new-outer");
+            } catch (SQLException e) {
+                throw new UncheckedSqlException(e);
+            }
+            try {
+                requiresNew.executeWithoutResult(inner -> {
+                    throw new AssertionError("the inner transaction must not begin");
+                });
+            } finally {
+                assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("no second connection").isEqualTo(1);
+            }
+        }));
+
+        assertThat(thrown).isInstanceOfSatisfying(BulkheadMisuseException.class, misuse -> {
+            assertThat(misuse.kind()).isEqualTo(MisuseKind.SUSPENDING_PROPAGATION);
+            assertThat(misuse.workload()).isEqualTo("orders");
+        });
+        assertThat(rowExists("l-requires-new-outer")).isFalse();
+        assertAllPermitsBack(template.gate());
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    /** A checked SQL failure carried through Spring's unchecked callback. */
+    static final class UncheckedSqlException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        UncheckedSqlException(SQLException cause) {
+            super(cause);
+        }
+
+        @Override
+        public SQLException getCause() {
+            return (SQLException) super.getCause();
+        }
+    }
+}

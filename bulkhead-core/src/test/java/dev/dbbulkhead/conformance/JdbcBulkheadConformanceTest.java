@@ -1,0 +1,29 @@
+package dev.dbbulkhead.conformance;
+
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.jdbc.JdbcBulkhead;
+import dev.dbbulkhead.jdbc.SqlWork;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("JdbcBulkhead conformance (plain JDBC, real PostgreSQL)")
+class JdbcBulkheadConformanceTest extends BulkheadConformanceTest {
+
+    @Override
+    Bulkhead bulkhead(String workload, DataSource pool, int maxConcurrent, int maxQueued, Duration queueWait) {
+        JdbcBulkhead bulkhead = new JdbcBulkhead(workload, pool, maxConcurrent, maxQueued, queueWait);
+        return new Bulkhead() {
+            @Override
+            public <T> T transaction(SqlWork<T> work) throws SQLException {
+                return bulkhead.transaction(work);
+            }
+
+            @Override
+            public AdmissionGate gate() {
+                return bulkhead.gate();
+            }
+        };
+    }
+}

@@ -1,0 +1,178 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.dbbulkhead.BulkheadMisuseException;
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.MisuseKind;
+import dev.dbbulkhead.RejectionReason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/** The gate's permit accounting without a database: release-once, owner-only, resize without blocking. */
+class AdmissionGateTest {
+
+    private static AdmissionGate gate(int maxConcurrent, int maxQueued) {
+        return new AdmissionGate("orders",
+                GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(maxQueued).build());
+    }
+
+    @Test
+    void closingAPermitTwiceReleasesItOnce() {
+        AdmissionGate gate = gate(2, 1);
+        Permit permit = gate.acquire();
+
+        permit.close();
+        permit.close();
+
+        assertThat(permit.isReleased()).isTrue();
+        assertThat(gate.availableExecutionPermits()).isEqualTo(2);
+        assertThat(gate.availableAdmissionPermits()).isEqualTo(3);
+    }
+
+    @Test
+    void anotherThreadCannotReleaseAPermitAndItStaysHeld() throws Exception {
+        AdmissionGate gate = gate(1, 0);
+        Permit permit = gate.acquire();
+
+        Throwable fromOtherThread = CompletableFuture.supplyAsync(() -> {
+            try {
+                permit.close();
+                return null;
+            } catch (IllegalStateException refused) {
+                return refused;
+            }
+        }, command -> Thread.ofVirtual().start(command)).get();
+
+        assertThat(fromOtherThread).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("may only be released by that thread");
+        assertThat(permit.isReleased()).isFalse();
+        assertThat(gate.availableExecutionPermits()).isZero();
+        permit.close();
+        assertThat(gate.availableExecutionPermits()).isEqualTo(1);
+    }
+
+    @Test
+    void theGateIsNotReentrantAcrossGates() {
+        AdmissionGate orders = gate(2, 0);
+        AdmissionGate reports = gate(2, 0);
+        try (Permit held = orders.acquire()) {
+            BulkheadMisuseException misuse = catchThrowableOfType(BulkheadMisuseException.class, reports::acquire);
+
+            assertThat(misuse.kind()).isEqualTo(MisuseKind.REENTRANT_ENTRY);
+            assertThat(reports.availableExecutionPermits()).isEqualTo(2);
+        }
+        try (Permit again = orders.acquire()) {
+            assertThat(again.isReleased()).isFalse();
+        }
+    }
+
+    @Test
+    void rejectionsCarryNoStackTraceUnlessAskedAndBuildTheirMessageOnDemand() throws Exception {
+        AdmissionGate stackless = gate(1, 0);
+        AdmissionGate withTraces = new AdmissionGate("reports",
+                GateConfig.builder().maxConcurrent(1).captureStackTrace(true).build());
+        List<BulkheadRejectedException> rejections = new ArrayList<>();
+        try (HeldElsewhere a = HeldElsewhere.acquire(stackless, 1)) {
+            rejections.add(catchThrowableOfType(BulkheadRejectedException.class, stackless::acquire));
+        }
+        try (HeldElsewhere b = HeldElsewhere.acquire(withTraces, 1)) {
+            rejections.add(catchThrowableOfType(BulkheadRejectedException.class, withTraces::acquire));
+        }
+
+        assertThat(rejections.get(0).getStackTrace()).isEmpty();
+        assertThat(rejections.get(0)).hasMessage("Bulkhead 'orders' is full: no admission permit left, rejected at once");
+        assertThat(rejections.get(1).getStackTrace()).isNotEmpty();
+        assertThat(rejections.get(1).reason()).isEqualTo(RejectionReason.ADMISSION_FULL);
+    }
+
+    @Test
+    void growingTakesEffectAtOnce() throws Exception {
+        AdmissionGate gate = gate(1, 0);
+        try (HeldElsewhere first = HeldElsewhere.acquire(gate, 1)) {
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
+                    .isEqualTo(RejectionReason.ADMISSION_FULL);
+
+            gate.resize(2, 1);
+
+            try (Permit second = gate.acquire()) {
+                assertThat(gate.active()).isEqualTo(2);
+                assertThat(gate.availableAdmissionPermits()).as("room for one waiter").isEqualTo(1);
+            }
+        }
+        assertThat(gate.config().maxConcurrent()).isEqualTo(2);
+        assertThat(gate.config().maxQueued()).isEqualTo(1);
+    }
+
+    @Test
+    void shrinkingNeverBlocksAndNewAdmissionsObeyTheNewLimitsWhileRunningWorkDrains() throws Exception {
+        AdmissionGate gate = gate(3, 0);
+        try (HeldElsewhere running = HeldElsewhere.acquire(gate, 3)) {
+
+            gate.resize(1, 0);
+
+            assertThat(gate.availableExecutionPermits()).as("a debt of two").isEqualTo(-2);
+            assertThat(gate.active()).as("running work undisturbed").isEqualTo(3);
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
+                    .isEqualTo(RejectionReason.ADMISSION_FULL);
+        }
+        assertThat(gate.availableExecutionPermits()).isEqualTo(1);
+        assertThat(gate.availableAdmissionPermits()).isEqualTo(1);
+        try (HeldElsewhere afterDrain = HeldElsewhere.acquire(gate, 1)) {
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
+                    .as("the new limit of one").isEqualTo(RejectionReason.ADMISSION_FULL);
+        }
+    }
+
+    @Test
+    void resizeRefusesOutOfRangeValuesAndKeepsTheOldLimits() {
+        AdmissionGate gate = gate(2, 2);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> gate.resize(0, 2)).withMessageContaining("was 0");
+        assertThatIllegalArgumentException().isThrownBy(() -> gate.resize(Integer.MAX_VALUE, 1))
+                .withMessageContaining("2147483647 + 1");
+
+        assertThat(gate.config().maxConcurrent()).isEqualTo(2);
+        assertThat(gate.availableAdmissionPermits()).isEqualTo(4);
+    }
+
+    @Test
+    void blankWorkloadNamesAreRefused() {
+        assertThatThrownBy(() -> new AdmissionGate(" ", GateConfig.defaults()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("workload name must not be blank, was ' '");
+    }
+
+    @Test
+    void aListenerHearsAdmissionsRejectionsAndReleases() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).build(),
+                new GateListener() {
+                    @Override
+                    public void onAdmitted(String workload, long queueWaitNanos) {
+                        heard.add("admitted " + workload);
+                    }
+
+                    @Override
+                    public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+                        heard.add("rejected " + reason);
+                    }
+
+                    @Override
+                    public void onReleased(String workload, long heldNanos) {
+                        heard.add("released " + workload);
+                    }
+                });
+
+        try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
+            catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
+        }
+
+        assertThat(heard).containsExactly("admitted orders", "rejected ADMISSION_FULL", "released orders");
+    }
+}

@@ -1,0 +1,58 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class GateConfigTest {
+
+    @Test
+    void defaultsAreTheDocumentedConstants() {
+        GateConfig defaults = GateConfig.defaults();
+
+        assertThat(defaults.maxConcurrent()).isEqualTo(GateConfig.DEFAULT_MAX_CONCURRENT);
+        assertThat(defaults.maxQueued()).isEqualTo(GateConfig.DEFAULT_MAX_QUEUED);
+        assertThat(defaults.queueWait()).isEqualTo(GateConfig.DEFAULT_QUEUE_WAIT);
+        assertThat(defaults.captureStackTrace()).isEqualTo(GateConfig.DEFAULT_CAPTURE_STACK_TRACE);
+    }
+
+    @Test
+    void maxAdmittedIsTheExactSumUpToIntegerMaxValue() {
+        GateConfig config = GateConfig.builder().maxConcurrent(Integer.MAX_VALUE - 5).maxQueued(5).build();
+
+        assertThat(config.maxAdmitted()).isEqualTo(Integer.MAX_VALUE);
+    }
+
+    @Test
+    void overflowingSumIsRefusedWithTheArithmetic() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> GateConfig.builder().maxConcurrent(Integer.MAX_VALUE).maxQueued(Integer.MAX_VALUE).build())
+                .withMessage("maxConcurrent (B) + maxQueued (Q) must be at most 2147483647, was 2147483647 + 2147483647"
+                        + " = 4294967294");
+    }
+
+    @Test
+    void outOfRangeValuesAreRefusedNamingTheRangeAndTheValue() {
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().maxConcurrent(0))
+                .withMessage("maxConcurrent (B) must be between 1 and 2147483647, was 0");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().maxQueued(-3))
+                .withMessage("maxQueued (Q) must be between 0 and 2147483647, was -3");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueWait(Duration.ofSeconds(-1)))
+                .withMessage("queueWait must be zero or positive, was PT-1S");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueWait(null))
+                .withMessage("queueWait must be zero or positive, was null");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueWait(Duration.ofDays(365L * 300)))
+                .withMessageStartingWith("queueWait must be at most PT2562047H47M16.854775807S, was PT2628000H");
+    }
+
+    @Test
+    void toBuilderRoundTripsAndEqualityIsByValue() {
+        GateConfig config = GateConfig.builder().maxConcurrent(4).maxQueued(2).queueWait(Duration.ofMillis(30))
+                .captureStackTrace(true).build();
+
+        assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
+        assertThat(config).hasToString("GateConfig[maxConcurrent=4, maxQueued=2, queueWait=PT0.03S, captureStackTrace=true]");
+    }
+}
