@@ -1,0 +1,59 @@
+package dev.dbbulkhead.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.Collection;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The bulkhead configuration cannot work: a property value out of range, or a {@code @DbBulkhead} declaration
+ * that would admit too late or through no gate. Thrown at start-up; {@link BulkheadFailureAnalyzer} turns it
+ * into a report of what is wrong and how to fix it.
+ */
+public final class BulkheadConfigurationException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String action;
+
+    private BulkheadConfigurationException(String description, String action) {
+        super(description);
+        this.action = action;
+    }
+
+    /** What to do about it. */
+    public String action() {
+        return action;
+    }
+
+    static BulkheadConfigurationException invalidProperty(String property, Object value, String allowed) {
+        return new BulkheadConfigurationException(
+                "Invalid value '" + value + "' for property '" + property + "': " + allowed,
+                "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
+    }
+
+    static BulkheadConfigurationException transactionalEntry(String beanName, Class<?> beanClass, Method method,
+                                                             String workload) {
+        String where = describe(beanName, beanClass, method);
+        return new BulkheadConfigurationException(
+                where + " is annotated @DbBulkhead(\"" + workload + "\") and is also transactional (@Transactional"
+                        + " on the method, its class or an interface it implements). Its transaction would begin"
+                        + " before admission and hold a connection while it waits at the gate.",
+                "Remove @Transactional from " + ClassUtils.getShortName(beanClass) + "." + method.getName()
+                        + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
+                        + " after admission. Transactional code it calls belongs in another bean.");
+    }
+
+    static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
+                                                          String workload, Collection<String> configured) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
+                        + "\"), but no workload '" + workload + "' is configured. Configured workloads: " + configured,
+                "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
+                        + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
+                        + ".max-concurrent'), or name one of " + configured + " in the annotation.");
+    }
+
+    private static String describe(String beanName, Class<?> beanClass, Method method) {
+        return "Method " + ClassUtils.getQualifiedMethodName(method, beanClass) + " of bean '" + beanName + "'";
+    }
+}
