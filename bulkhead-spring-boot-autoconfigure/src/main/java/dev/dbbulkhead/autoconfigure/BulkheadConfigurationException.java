@@ -1,7 +1,9 @@
 package dev.dbbulkhead.autoconfigure;
 
 import java.lang.reflect.Method;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -38,8 +40,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 where + " is annotated @DbBulkhead(\"" + workload + "\") and is also transactional (@Transactional"
                         + " on the method, its class or an interface it implements). Its transaction would begin"
                         + " before admission and hold a connection while it waits at the gate.",
-                "Remove @Transactional from " + ClassUtils.getShortName(beanClass) + "." + method.getName()
-                        + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
+                "Remove @Transactional from " + signature(beanClass, method) + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
                         + " after admission. Transactional code it calls belongs in another bean.");
     }
 
@@ -54,6 +55,15 @@ public final class BulkheadConfigurationException extends RuntimeException {
     }
 
     private static String describe(String beanName, Class<?> beanClass, Method method) {
-        return "Method " + ClassUtils.getQualifiedMethodName(method, beanClass) + " of bean '" + beanName + "'";
+        return "Method " + beanClass.getName() + "." + signature(method) + " of bean '" + beanName + "'";
+    }
+
+    private static String signature(Class<?> beanClass, Method method) {
+        return ClassUtils.getShortName(beanClass) + "." + signature(method);
+    }
+
+    private static String signature(Method method) {
+        return method.getName() + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.joining(", ", "(", ")"));
     }
 }
