@@ -44,6 +44,16 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " after admission. Transactional code it calls belongs in another bean.");
     }
 
+    static BulkheadConfigurationException unreachableEntry(String beanName, Class<?> beanClass, Method method,
+                                                           String workload) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but it is"
+                        + " private, final or static: a proxy cannot intercept it, so its calls would run unadmitted"
+                        + " and without a transaction.",
+                "Make " + signature(beanClass, method) + " a non-private, non-final instance method, and call it"
+                        + " through the bean rather than from inside the same object.");
+    }
+
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
         return new BulkheadConfigurationException(

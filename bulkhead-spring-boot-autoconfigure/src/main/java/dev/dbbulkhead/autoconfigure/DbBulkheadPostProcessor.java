@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -13,8 +14,8 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted first (outermost, before
- * any other advice of the bean), after checking at start-up that each such method names a configured workload
- * and is not transactional itself. Plain Spring AOP: no AspectJ weaving.
+ * any other advice of the bean), after checking at start-up that each such method can be intercepted, names a
+ * configured workload and is not transactional itself. Plain Spring AOP: no AspectJ weaving.
  */
 final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
@@ -45,6 +46,9 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         String workload = DbBulkheadDeclarations.workloadOf(method, beanClass);
         if (workload == null) {
             return;
+        }
+        if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
+            throw BulkheadConfigurationException.unreachableEntry(beanName, beanClass, method, workload);
         }
         if (transactionAttributes.getTransactionAttribute(method, beanClass) != null) {
             throw BulkheadConfigurationException.transactionalEntry(beanName, beanClass, method, workload);

@@ -67,6 +67,16 @@ class DbBulkheadDeclarationTests {
     }
 
     @Test
+    void dbBulkheadOnAMethodNoProxyCanInterceptFailsStartUp() {
+        runner.withBean("entry", FinalMethod.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure()))
+                    .contains("FinalMethod.place()", "bean 'entry'", "private, final or static",
+                            "Action: Make DbBulkheadDeclarationTests.FinalMethod.place() a non-private, non-final");
+        });
+    }
+
+    @Test
     void aMethodsOwnAnnotationWinsOverItsClasss() throws Exception {
         Method own = TypeLevel.class.getMethod("ownWorkload");
         Method inherited = TypeLevel.class.getMethod("classWorkload");
@@ -151,6 +161,12 @@ class DbBulkheadDeclarationTests {
     static class UnknownWorkload {
         @DbBulkhead("ordrs")
         public void place() {
+        }
+    }
+
+    static class FinalMethod {
+        @DbBulkhead("orders")
+        public final void place() {
         }
     }
 
