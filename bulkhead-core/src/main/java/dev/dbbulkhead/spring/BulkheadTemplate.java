@@ -144,6 +144,11 @@ public class BulkheadTemplate {
         return gate;
     }
 
+    /** The transaction manager that runs this template's transactions. */
+    public PlatformTransactionManager transactionManager() {
+        return transactionManager;
+    }
+
     /** The definition of the transactions this template begins. */
     public TransactionDefinition transactionDefinition() {
         return definition;

@@ -1,0 +1,58 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * One {@link BulkheadTemplate} bean per workload of {@code db.bulkhead.workloads}, a {@link BulkheadRegistry} of
+ * them all, and the advisor that admits {@code @DbBulkhead} methods. Needs a data source and a transaction
+ * manager, so it runs after Spring Boot's auto-configuration of both; {@code db.bulkhead.enabled=false} turns
+ * it off.
+ */
+@AutoConfiguration(after = {DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+        TransactionAutoConfiguration.class})
+@ConditionalOnBooleanProperty(name = BulkheadProperties.PREFIX + ".enabled", matchIfMissing = true)
+@ConditionalOnBean({DataSource.class, PlatformTransactionManager.class})
+@EnableConfigurationProperties(BulkheadProperties.class)
+@Import(WorkloadTemplateRegistrar.class)
+public final class BulkheadAutoConfiguration {
+
+    @Bean(WorkloadTemplateRegistrar.FACTORY_BEAN_NAME)
+    @ConditionalOnMissingBean
+    BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
+            ObjectProvider<PlatformTransactionManager> transactionManager,
+            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, transactionManagerCustomizers);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRegistry bulkheadRegistry(ObjectProvider<BulkheadTemplate> templates) {
+        return new BulkheadRegistry(templates.orderedStream().toList());
+    }
+
+    /** Static, as a post-processor must be: it is created before the other beans of this class. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
+        return new DbBulkheadPostProcessor(registry);
+    }
+}

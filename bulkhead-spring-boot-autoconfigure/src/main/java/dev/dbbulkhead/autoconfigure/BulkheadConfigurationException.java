@@ -1,0 +1,79 @@
+package dev.dbbulkhead.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.stream.Collectors;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The bulkhead configuration cannot work: a property value out of range, or a {@code @DbBulkhead} declaration
+ * that would admit too late or through no gate. Thrown at start-up; {@link BulkheadFailureAnalyzer} turns it
+ * into a report of what is wrong and how to fix it.
+ */
+public final class BulkheadConfigurationException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String action;
+
+    private BulkheadConfigurationException(String description, String action) {
+        super(description);
+        this.action = action;
+    }
+
+    /** What to do about it. */
+    public String action() {
+        return action;
+    }
+
+    static BulkheadConfigurationException invalidProperty(String property, Object value, String allowed) {
+        return new BulkheadConfigurationException(
+                "Invalid value '" + value + "' for property '" + property + "': " + allowed,
+                "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
+    }
+
+    static BulkheadConfigurationException transactionalEntry(String beanName, Class<?> beanClass, Method method,
+                                                             String workload) {
+        String where = describe(beanName, beanClass, method);
+        return new BulkheadConfigurationException(
+                where + " is annotated @DbBulkhead(\"" + workload + "\") and is also transactional (@Transactional"
+                        + " on the method, its class or an interface it implements). Its transaction would begin"
+                        + " before admission and hold a connection while it waits at the gate.",
+                "Remove @Transactional from " + signature(beanClass, method) + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
+                        + " after admission. Transactional code it calls belongs in another bean.");
+    }
+
+    static BulkheadConfigurationException unreachableEntry(String beanName, Class<?> beanClass, Method method,
+                                                           String workload) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but it is"
+                        + " private, final or static: a proxy cannot intercept it, so its calls would run unadmitted"
+                        + " and without a transaction.",
+                "Make " + signature(beanClass, method) + " a non-private, non-final instance method, and call it"
+                        + " through the bean rather than from inside the same object.");
+    }
+
+    static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
+                                                          String workload, Collection<String> configured) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
+                        + "\"), but no workload '" + workload + "' is configured. Configured workloads: " + configured,
+                "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
+                        + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
+                        + ".max-concurrent'), or name one of " + configured + " in the annotation.");
+    }
+
+    private static String describe(String beanName, Class<?> beanClass, Method method) {
+        return "Method " + beanClass.getName() + "." + signature(method) + " of bean '" + beanName + "'";
+    }
+
+    private static String signature(Class<?> beanClass, Method method) {
+        return ClassUtils.getShortName(beanClass) + "." + signature(method);
+    }
+
+    private static String signature(Method method) {
+        return method.getName() + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.joining(", ", "(", ")"));
+    }
+}

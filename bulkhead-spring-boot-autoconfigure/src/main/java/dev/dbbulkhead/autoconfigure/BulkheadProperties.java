@@ -1,0 +1,160 @@
+package dev.dbbulkhead.autoconfigure;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.convert.DurationUnit;
+import org.springframework.transaction.annotation.Isolation;
+
+/**
+ * The bulkheads of an application: one per entry of {@code db.bulkhead.workloads}, each key falling back to
+ * {@code db.bulkhead.defaults}, then to the built-in defaults of {@link dev.dbbulkhead.gate.GateConfig}.
+ */
+@ConfigurationProperties(BulkheadProperties.PREFIX)
+public class BulkheadProperties {
+
+    /** The prefix of every db-bulkhead property. */
+    public static final String PREFIX = "db.bulkhead";
+
+    /** Whether to create the bulkheads and admit @DbBulkhead methods through them. */
+    private boolean enabled = true;
+
+    /** Settings every workload inherits unless it sets its own. */
+    private final Workload defaults = new Workload();
+
+    /** The workloads by name; each gets a BulkheadTemplate bean of that name. */
+    private final Map<String, Workload> workloads = new LinkedHashMap<>();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public Workload getDefaults() {
+        return defaults;
+    }
+
+    public Map<String, Workload> getWorkloads() {
+        return workloads;
+    }
+
+    /** The settings of one workload; an unset (null) key falls back to the defaults. */
+    public static class Workload {
+
+        /** B: operations that may run at once, from requesting the connection to its cleanup; at least 1. */
+        private Integer maxConcurrent;
+
+        /** Q: operations admitted beyond B that wait for an execution permit; at least 0. */
+        private Integer maxQueued;
+
+        /** Longest an admitted operation waits for an execution permit; zero or positive. */
+        private Duration queueWait;
+
+        /** Whether rejections fill in their stack trace (costly under overload). */
+        private Boolean captureStackTrace;
+
+        /** Bean name of the DataSource; when set alone, a transaction manager is built for it. Default: the primary transaction manager. */
+        private String dataSource;
+
+        /** Bean name of the PlatformTransactionManager that runs the admitted transactions. Default: the primary one. */
+        private String transactionManager;
+
+        /** The transaction that runs inside the gate. */
+        private final Transaction transaction = new Transaction();
+
+        public Integer getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(Integer maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
+        }
+
+        public Integer getMaxQueued() {
+            return maxQueued;
+        }
+
+        public void setMaxQueued(Integer maxQueued) {
+            this.maxQueued = maxQueued;
+        }
+
+        public Duration getQueueWait() {
+            return queueWait;
+        }
+
+        public void setQueueWait(Duration queueWait) {
+            this.queueWait = queueWait;
+        }
+
+        public Boolean getCaptureStackTrace() {
+            return captureStackTrace;
+        }
+
+        public void setCaptureStackTrace(Boolean captureStackTrace) {
+            this.captureStackTrace = captureStackTrace;
+        }
+
+        public String getDataSource() {
+            return dataSource;
+        }
+
+        public void setDataSource(String dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        public String getTransactionManager() {
+            return transactionManager;
+        }
+
+        public void setTransactionManager(String transactionManager) {
+            this.transactionManager = transactionManager;
+        }
+
+        public Transaction getTransaction() {
+            return transaction;
+        }
+    }
+
+    /** The definition of the transaction each admitted operation runs in. */
+    public static class Transaction {
+
+        /** Isolation level; DEFAULT keeps the data source's. */
+        private Isolation isolation;
+
+        /** Whether the transaction is read-only. */
+        private Boolean readOnly;
+
+        /** Transaction timeout in whole seconds, at least 1s; unset keeps the transaction manager's default. */
+        @DurationUnit(ChronoUnit.SECONDS)
+        private Duration timeout;
+
+        public Isolation getIsolation() {
+            return isolation;
+        }
+
+        public void setIsolation(Isolation isolation) {
+            this.isolation = isolation;
+        }
+
+        public Boolean getReadOnly() {
+            return readOnly;
+        }
+
+        public void setReadOnly(Boolean readOnly) {
+            this.readOnly = readOnly;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
+ * {@link WorkloadTemplateRegistrar} defines. Validates the defaults when it is created, so bad defaults fail
+ * start-up even when no workload uses them.
+ */
+final class BulkheadTemplateFactory {
+
+    private final BulkheadProperties properties;
+    private final ListableBeanFactory beanFactory;
+    private final ObjectProvider<PlatformTransactionManager> primaryTransactionManager;
+    private final ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers;
+    /** One transaction manager per data source named without a transaction manager, shared by its workloads. */
+    private final Map<String, PlatformTransactionManager> managersByDataSource = new ConcurrentHashMap<>();
+
+    BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
+                            ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
+                            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+        this.properties = properties;
+        this.beanFactory = beanFactory;
+        this.primaryTransactionManager = primaryTransactionManager;
+        this.transactionManagerCustomizers = transactionManagerCustomizers;
+        WorkloadSettings.ofDefaults(properties);
+    }
+
+    /**
+     * The template of workload {@code workload}, with its settings resolved and validated.
+     *
+     * @throws BulkheadConfigurationException naming the property of the first bad value
+     */
+    BulkheadTemplate create(String workload) {
+        WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
+        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig());
+        return new BulkheadTemplate(gate, transactionManager(settings), settings.transactionDefinition());
+    }
+
+    private PlatformTransactionManager transactionManager(WorkloadSettings settings) {
+        if (settings.transactionManager().value() != null) {
+            return bean(settings.transactionManager(), PlatformTransactionManager.class);
+        }
+        if (settings.dataSource().value() != null) {
+            DataSource dataSource = bean(settings.dataSource(), DataSource.class);
+            return managersByDataSource.computeIfAbsent(settings.dataSource().value(),
+                    name -> newTransactionManager(dataSource));
+        }
+        return primaryTransactionManager.getObject();
+    }
+
+    private PlatformTransactionManager newTransactionManager(DataSource dataSource) {
+        DataSourceTransactionManager manager = new DataSourceTransactionManager(dataSource);
+        // Same customisation (execution listeners, spring.transaction.* defaults) as Boot's own manager gets.
+        transactionManagerCustomizers.ifAvailable(customizers -> customizers.customize(manager));
+        return manager;
+    }
+
+    private <T> T bean(Setting<String> name, Class<T> type) {
+        return WorkloadSettings.validate(name, beanName -> {
+            if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, type)) {
+                throw new IllegalArgumentException("must name a " + type.getSimpleName() + " bean; the "
+                        + type.getSimpleName() + " beans are " + Arrays.toString(beanFactory.getBeanNamesForType(type)));
+            }
+            return beanFactory.getBean(beanName, type);
+        });
+    }
+}

@@ -1,0 +1,42 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.DbBulkhead;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
+
+/**
+ * Where {@code @DbBulkhead} applies, in one place for the pointcut, the interceptor and the start-up checks.
+ * A method's own annotation (or that of a method it overrides or implements) wins over its class's; a class's
+ * annotation covers its public methods, as a class-level {@code @Transactional} does.
+ */
+final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
+
+    static final DbBulkheadDeclarations POINTCUT = new DbBulkheadDeclarations();
+
+    private DbBulkheadDeclarations() {
+        setClassFilter(type -> AnnotationUtils.isCandidateClass(type, DbBulkhead.class));
+    }
+
+    @Override
+    public boolean matches(Method method, Class<?> targetClass) {
+        return workloadOf(method, targetClass) != null;
+    }
+
+    /** The workload that admits calls of {@code method} on {@code targetClass}, or null when none does. */
+    static String workloadOf(Method method, Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        DbBulkhead onMethod = AnnotatedElementUtils.findMergedAnnotation(specific, DbBulkhead.class);
+        if (onMethod != null) {
+            return onMethod.value();
+        }
+        if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())) {
+            return null;
+        }
+        DbBulkhead onType = AnnotatedElementUtils.findMergedAnnotation(specific.getDeclaringClass(), DbBulkhead.class);
+        return onType != null ? onType.value() : null;
+    }
+}

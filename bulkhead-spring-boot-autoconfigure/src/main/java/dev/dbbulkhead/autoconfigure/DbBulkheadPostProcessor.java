@@ -1,0 +1,61 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import org.springframework.aop.framework.AopProxyUtils;
+import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
+import org.springframework.transaction.interceptor.TransactionAttributeSource;
+import org.springframework.util.ReflectionUtils;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted first (outermost, before
+ * any other advice of the bean), after checking at start-up that each such method can be intercepted, names a
+ * configured workload and is not transactional itself. Plain Spring AOP: no AspectJ weaving.
+ */
+final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Spring's own reading of @Transactional (Spring's and jakarta's), non-public methods included. */
+    private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
+    private final transient SingletonSupplier<BulkheadRegistry> registry;
+
+    DbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
+        this.registry = SingletonSupplier.of(registry::getObject);
+        this.advisor = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT, new DbBulkheadInterceptor(this.registry));
+        setBeforeExistingAdvisors(true);
+        setProxyTargetClass(true);
+    }
+
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        Class<?> beanClass = AopProxyUtils.ultimateTargetClass(bean);
+        if (DbBulkheadDeclarations.POINTCUT.getClassFilter().matches(beanClass)) {
+            ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, method),
+                    ReflectionUtils.USER_DECLARED_METHODS);
+        }
+        return super.postProcessAfterInitialization(bean, beanName);
+    }
+
+    private void check(String beanName, Class<?> beanClass, Method method) {
+        String workload = DbBulkheadDeclarations.workloadOf(method, beanClass);
+        if (workload == null) {
+            return;
+        }
+        if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
+            throw BulkheadConfigurationException.unreachableEntry(beanName, beanClass, method, workload);
+        }
+        if (transactionAttributes.getTransactionAttribute(method, beanClass) != null) {
+            throw BulkheadConfigurationException.transactionalEntry(beanName, beanClass, method, workload);
+        }
+        BulkheadRegistry workloads = registry.obtain();
+        if (workloads.find(workload).isEmpty()) {
+            throw BulkheadConfigurationException.unknownWorkload(beanName, beanClass, method, workload, workloads.names());
+        }
+    }
+}

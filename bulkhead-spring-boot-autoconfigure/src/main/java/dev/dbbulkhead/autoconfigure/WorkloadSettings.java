@@ -1,0 +1,113 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
+import dev.dbbulkhead.gate.GateConfig;
+import java.time.Duration;
+import java.util.function.Function;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
+
+/**
+ * The settings of one workload after falling back key by key to {@code db.bulkhead.defaults}, then to the
+ * built-in defaults, each validated against the property it came from so that a bad value is reported under
+ * the name the user wrote.
+ *
+ * @param gateConfig            the gate's limits
+ * @param transactionDefinition the transaction run inside the gate
+ * @param dataSource            the bean name of the data source, or a null value for the primary one
+ * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
+ */
+record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
+                        Setting<String> dataSource, Setting<String> transactionManager) {
+
+    private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
+
+    /** The largest timeout Spring's {@link TransactionDefinition#getTimeout()} can hold, in seconds. */
+    private static final Duration MAX_TRANSACTION_TIMEOUT = Duration.ofSeconds(Integer.MAX_VALUE);
+
+    /**
+     * A value and the property it came from.
+     *
+     * @param property the full property name, as the user would write it
+     * @param value    the value; null only for settings without a built-in default
+     */
+    record Setting<T>(String property, T value) {
+    }
+
+    /** Resolves the defaults alone, so that a bad default fails even when every workload overrides it. */
+    static WorkloadSettings ofDefaults(BulkheadProperties properties) {
+        return resolve(DEFAULTS_PREFIX, new Workload(), properties.getDefaults());
+    }
+
+    /** Resolves workload {@code name} of {@code properties}. */
+    static WorkloadSettings ofWorkload(String name, BulkheadProperties properties) {
+        Workload own = properties.getWorkloads().getOrDefault(name, new Workload());
+        return resolve(BulkheadProperties.PREFIX + ".workloads." + name + ".", own, properties.getDefaults());
+    }
+
+    private static WorkloadSettings resolve(String prefix, Workload own, Workload defaults) {
+        Resolver resolver = new Resolver(prefix, own, defaults);
+        Setting<Integer> maxConcurrent = resolver.setting("max-concurrent", Workload::getMaxConcurrent,
+                GateConfig.DEFAULT_MAX_CONCURRENT);
+        Setting<Integer> maxQueued = resolver.setting("max-queued", Workload::getMaxQueued,
+                GateConfig.DEFAULT_MAX_QUEUED);
+        GateConfig.Builder gate = GateConfig.builder();
+        // The builder validates with the gate's own ranges; only the property name is added here.
+        validate(maxConcurrent, gate::maxConcurrent);
+        validate(maxQueued, gate::maxQueued);
+        validate(resolver.setting("queue-wait", Workload::getQueueWait, GateConfig.DEFAULT_QUEUE_WAIT), gate::queueWait);
+        gate.captureStackTrace(resolver.setting("capture-stack-trace", Workload::getCaptureStackTrace,
+                GateConfig.DEFAULT_CAPTURE_STACK_TRACE).value());
+        Setting<String> admitted = new Setting<>(maxConcurrent.property() + " + " + maxQueued.property(),
+                maxConcurrent.value() + " + " + maxQueued.value());
+        GateConfig gateConfig = validate(admitted, ignored -> gate.build());
+
+        DefaultTransactionDefinition transaction = new DefaultTransactionDefinition();
+        transaction.setIsolationLevel(resolver.setting("transaction.isolation",
+                workload -> workload.getTransaction().getIsolation(), Isolation.DEFAULT).value().value());
+        transaction.setReadOnly(resolver.setting("transaction.read-only",
+                workload -> workload.getTransaction().getReadOnly(), false).value());
+        Setting<Duration> timeout = resolver.setting("transaction.timeout",
+                workload -> workload.getTransaction().getTimeout(), null);
+        if (timeout.value() != null) {
+            transaction.setTimeout(validate(timeout, WorkloadSettings::timeoutSeconds));
+        }
+        return new WorkloadSettings(gateConfig, transaction,
+                resolver.setting("data-source", Workload::getDataSource, null),
+                resolver.setting("transaction-manager", Workload::getTransactionManager, null));
+    }
+
+    private static int timeoutSeconds(Duration timeout) {
+        if (timeout.compareTo(Duration.ofSeconds(1)) < 0 || timeout.compareTo(MAX_TRANSACTION_TIMEOUT) > 0
+                || timeout.getNano() != 0) {
+            throw new IllegalArgumentException("the transaction timeout must be whole seconds from 1s to "
+                    + MAX_TRANSACTION_TIMEOUT.getSeconds() + "s, was " + timeout
+                    + " (leave it unset for the transaction manager's default)");
+        }
+        return (int) timeout.getSeconds();
+    }
+
+    /** Applies {@code check} to the setting's value, reporting its refusal under the setting's property. */
+    static <T, R> R validate(Setting<T> setting, Function<T, R> check) {
+        try {
+            return check.apply(setting.value());
+        } catch (IllegalArgumentException refused) {
+            throw BulkheadConfigurationException.invalidProperty(setting.property(), setting.value(),
+                    refused.getMessage());
+        }
+    }
+
+    /** Picks each key from the workload, else from the defaults, else the built-in value. */
+    private record Resolver(String prefix, Workload own, Workload defaults) {
+
+        <T> Setting<T> setting(String key, Function<Workload, T> property, T builtIn) {
+            T value = property.apply(own);
+            if (value != null) {
+                return new Setting<>(prefix + key, value);
+            }
+            T inherited = property.apply(defaults);
+            return new Setting<>(DEFAULTS_PREFIX + key, inherited != null ? inherited : builtIn);
+        }
+    }
+}

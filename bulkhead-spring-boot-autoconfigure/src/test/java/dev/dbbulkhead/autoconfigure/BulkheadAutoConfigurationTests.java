@@ -1,0 +1,305 @@
+package dev.dbbulkhead.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.io.InputStream;
+import java.net.URL;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.Map;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
+import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+
+class BulkheadAutoConfigurationTests {
+
+    private static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
+            TransactionAutoConfiguration.class);
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(BOOT_JDBC)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
+            .withPropertyValues(SharedDatabase.dataSourceProperties());
+
+    @Test
+    void withoutADataSourceNothingIsConfigured() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=8")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(BulkheadRegistry.class)
+                        .doesNotHaveBean(BulkheadTemplate.class)
+                        .doesNotHaveBean(DbBulkheadPostProcessor.class));
+    }
+
+    @Test
+    void withADataSourceButNoTransactionManagerNothingIsConfigured() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                        BulkheadAutoConfiguration.class))
+                .withPropertyValues(SharedDatabase.dataSourceProperties())
+                .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=8")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .hasSingleBean(DataSource.class)
+                        .doesNotHaveBean(PlatformTransactionManager.class)
+                        .doesNotHaveBean(BulkheadRegistry.class)
+                        .doesNotHaveBean("orders"));
+    }
+
+    @Test
+    void disabledConfiguresNothingEvenWithWorkloads() {
+        runner.withPropertyValues("db.bulkhead.enabled=false", "db.bulkhead.workloads.orders.max-concurrent=8")
+                .run(context -> assertThat(context).hasNotFailed()
+                        .doesNotHaveBean(BulkheadRegistry.class)
+                        .doesNotHaveBean("orders")
+                        .doesNotHaveBean(DbBulkheadPostProcessor.class));
+    }
+
+    @Test
+    void withNoWorkloadsTheRegistryIsEmpty() {
+        runner.run(context -> assertThat(context.getBean(BulkheadRegistry.class).names()).isEmpty());
+    }
+
+    @Test
+    void eachWorkloadIsATemplateBeanNamedAfterItAndInTheRegistry() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=8",
+                        "db.bulkhead.workloads.reports.max-concurrent=2")
+                .withUserConfiguration(QualifiedInjection.class)
+                .run(context -> {
+                    assertThat(context).getBeans(BulkheadTemplate.class).containsOnlyKeys("orders", "reports");
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(registry.names()).containsExactly("orders", "reports");
+                    assertThat(registry.template("orders")).isSameAs(context.getBean("orders"));
+                    assertThat(context.getBean(QualifiedInjection.class).reports)
+                            .isSameAs(registry.template("reports"));
+                });
+    }
+
+    @Test
+    void theIssuesYamlInheritsTheDefaultQueueWaitKeyByKey() {
+        runner.withPropertyValues("db.bulkhead.defaults.queue-wait=50ms",
+                        "db.bulkhead.workloads.orders.max-concurrent=8", "db.bulkhead.workloads.orders.max-queued=16",
+                        "db.bulkhead.workloads.reports.max-concurrent=2", "db.bulkhead.workloads.reports.max-queued=0",
+                        "db.bulkhead.workloads.reports.queue-wait=0s")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(gate(registry, "orders"))
+                            .isEqualTo(GateConfig.builder().maxConcurrent(8).maxQueued(16)
+                                    .queueWait(Duration.ofMillis(50)).build());
+                    assertThat(gate(registry, "reports"))
+                            .isEqualTo(GateConfig.builder().maxConcurrent(2).maxQueued(0).queueWait(Duration.ZERO).build());
+                });
+    }
+
+    @Test
+    void everyKeyFallsBackToTheDefaultsThenToTheBuiltInDefaults() {
+        runner.withPropertyValues("db.bulkhead.defaults.max-queued=5", "db.bulkhead.defaults.capture-stack-trace=true",
+                        "db.bulkhead.defaults.transaction.isolation=serializable",
+                        "db.bulkhead.defaults.transaction.read-only=true", "db.bulkhead.defaults.transaction.timeout=7",
+                        "db.bulkhead.workloads.inherits.max-concurrent=3",
+                        "db.bulkhead.workloads.overrides.max-queued=1",
+                        "db.bulkhead.workloads.overrides.transaction.isolation=read-committed",
+                        "db.bulkhead.workloads.overrides.transaction.read-only=false",
+                        "db.bulkhead.workloads.overrides.transaction.timeout=2m")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(gate(registry, "inherits")).isEqualTo(GateConfig.builder().maxConcurrent(3)
+                            .maxQueued(5).queueWait(GateConfig.DEFAULT_QUEUE_WAIT).captureStackTrace(true).build());
+                    assertThat(gate(registry, "overrides")).isEqualTo(GateConfig.builder()
+                            .maxConcurrent(GateConfig.DEFAULT_MAX_CONCURRENT).maxQueued(1).captureStackTrace(true).build());
+                    TransactionDefinition inherited = registry.template("inherits").transactionDefinition();
+                    assertThat(inherited.getIsolationLevel()).isEqualTo(TransactionDefinition.ISOLATION_SERIALIZABLE);
+                    assertThat(inherited.isReadOnly()).isTrue();
+                    assertThat(inherited.getTimeout()).isEqualTo(7);
+                    TransactionDefinition overridden = registry.template("overrides").transactionDefinition();
+                    assertThat(overridden.getIsolationLevel()).isEqualTo(TransactionDefinition.ISOLATION_READ_COMMITTED);
+                    assertThat(overridden.isReadOnly()).isFalse();
+                    assertThat(overridden.getTimeout()).isEqualTo(120);
+                });
+    }
+
+    @Test
+    void withoutAnySettingAWorkloadGetsTheBuiltInDefaults() {
+        runner.withPropertyValues("db.bulkhead.workloads.plain.capture-stack-trace=false")
+                .run(context -> {
+                    BulkheadTemplate plain = context.getBean(BulkheadRegistry.class).template("plain");
+                    assertThat(plain.gate().config()).isEqualTo(GateConfig.defaults());
+                    assertThat(plain.transactionDefinition().getTimeout())
+                            .isEqualTo(TransactionDefinition.TIMEOUT_DEFAULT);
+                    assertThat(plain.transactionDefinition().getIsolationLevel())
+                            .isEqualTo(TransactionDefinition.ISOLATION_DEFAULT);
+                });
+    }
+
+    @Test
+    void aUserTemplateNamedAfterAWorkloadWinsOverTheConfiguredOne() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=8",
+                        "db.bulkhead.workloads.reports.max-concurrent=2")
+                .withUserConfiguration(UserOrdersTemplate.class)
+                .run(context -> {
+                    assertThat(context.getBean("orders")).isSameAs(context.getBean(UserOrdersTemplate.class).orders);
+                    assertThat(gate(context.getBean(BulkheadRegistry.class), "orders").maxConcurrent()).isEqualTo(1);
+                    assertThat(gate(context.getBean(BulkheadRegistry.class), "reports").maxConcurrent()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aUserRegistryWins() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=8")
+                .withBean("myRegistry", BulkheadRegistry.class, () -> new BulkheadRegistry(Collections.emptyList()))
+                .run(context -> assertThat(context).getBean(BulkheadRegistry.class)
+                        .isSameAs(context.getBean("myRegistry")));
+    }
+
+    @Test
+    void aNamedTransactionManagerRunsTheWorkloadsTransactions() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.transaction-manager=otherManager")
+                .withUserConfiguration(SecondTransactionManager.class)
+                .run(context -> assertThat(transactionManagerOf(context.getBean("orders", BulkheadTemplate.class)))
+                        .isSameAs(context.getBean("otherManager")));
+    }
+
+    @Test
+    void aNamedDataSourceAloneGetsATransactionManagerOfItsOwn() {
+        runner.withPropertyValues("db.bulkhead.defaults.data-source=dataSource",
+                        "db.bulkhead.workloads.orders.max-concurrent=1", "db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    PlatformTransactionManager orders = transactionManagerOf(context.getBean("orders", BulkheadTemplate.class));
+                    assertThat(orders).isInstanceOf(DataSourceTransactionManager.class)
+                            .isNotSameAs(context.getBean(PlatformTransactionManager.class));
+                    assertThat(((DataSourceTransactionManager) orders).getDataSource())
+                            .isSameAs(context.getBean(DataSource.class));
+                    assertThat(transactionManagerOf(context.getBean("reports", BulkheadTemplate.class))).isSameAs(orders);
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
+            db.bulkhead.workloads.orders.max-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.max-concurrent' | between 1 and 2147483647
+            db.bulkhead.defaults.max-concurrent=-3 | Invalid value '-3' for property 'db.bulkhead.defaults.max-concurrent' | between 1 and 2147483647
+            db.bulkhead.workloads.orders.max-queued=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.max-queued' | between 0 and 2147483647
+            db.bulkhead.workloads.orders.max-concurrent=2147483647,db.bulkhead.workloads.orders.max-queued=1 | Invalid value '2147483647 + 1' for property 'db.bulkhead.workloads.orders.max-concurrent + db.bulkhead.workloads.orders.max-queued' | must be at most 2147483647
+            db.bulkhead.workloads.orders.queue-wait=-5ms | Invalid value 'PT-0.005S' for property 'db.bulkhead.workloads.orders.queue-wait' | zero or positive
+            db.bulkhead.workloads.orders.transaction.timeout=-1 | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
+            db.bulkhead.workloads.orders.transaction.timeout=1500ms | Invalid value 'PT1.5S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
+            db.bulkhead.workloads.orders.data-source=missing | Invalid value 'missing' for property 'db.bulkhead.workloads.orders.data-source' | must name a DataSource bean; the DataSource beans are [dataSource]
+            db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
+            db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
+            db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
+            """)
+    void aBadValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
+                                                                                    String names, String allowed) {
+        runner.withPropertyValues(properties.split(","))
+                .withPropertyValues("db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(FailureReports.report(context.getStartupFailure())).contains(names).contains(allowed);
+                });
+    }
+
+    @Test
+    void aBadValueFailsStartUpEvenUnderLazyInitialization() {
+        runner.withPropertyValues("spring.main.lazy-initialization=true", "db.bulkhead.workloads.orders.max-concurrent=0")
+                .withInitializer(context -> context.addBeanFactoryPostProcessor(
+                        new LazyInitializationBeanFactoryPostProcessor()))
+                .run(context -> assertThat(context).hasFailed());
+    }
+
+    @Test
+    void theConfigurationMetadataDescribesEveryKeyWithItsBuiltInDefault() throws Exception {
+        Map<String, ConfigurationMetadataProperty> properties;
+        URL metadata = BulkheadProperties.class.getClassLoader().getResource("META-INF/spring-configuration-metadata.json");
+        assertThat(metadata).isNotNull();
+        try (InputStream json = metadata.openStream()) {
+            properties = ConfigurationMetadataRepositoryJsonBuilder.create(json).build().getAllProperties();
+        }
+        assertThat(properties).containsKeys("db.bulkhead.enabled", "db.bulkhead.workloads",
+                "db.bulkhead.defaults.max-concurrent", "db.bulkhead.defaults.max-queued",
+                "db.bulkhead.defaults.queue-wait", "db.bulkhead.defaults.capture-stack-trace",
+                "db.bulkhead.defaults.transaction.isolation", "db.bulkhead.defaults.transaction.read-only",
+                "db.bulkhead.defaults.transaction.timeout", "db.bulkhead.defaults.data-source",
+                "db.bulkhead.defaults.transaction-manager");
+        assertThat(properties.values()).allSatisfy(property -> assertThat(property.getDescription()).isNotBlank());
+        Map<String, Object> builtInDefaults = Map.of(
+                "db.bulkhead.enabled", true,
+                "db.bulkhead.defaults.max-concurrent", GateConfig.DEFAULT_MAX_CONCURRENT,
+                "db.bulkhead.defaults.max-queued", GateConfig.DEFAULT_MAX_QUEUED,
+                "db.bulkhead.defaults.queue-wait", GateConfig.DEFAULT_QUEUE_WAIT.toMillis() + "ms",
+                "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE);
+        builtInDefaults.forEach((name, builtIn) ->
+                assertThat(properties.get(name).getDefaultValue()).as(name).isEqualTo(builtIn));
+        assertThat(properties.get("db.bulkhead.workloads").getType())
+                .isEqualTo("java.util.Map<java.lang.String,dev.dbbulkhead.autoconfigure.BulkheadProperties$Workload>");
+    }
+
+    private static GateConfig gate(BulkheadRegistry registry, String workload) {
+        return registry.template(workload).gate().config();
+    }
+
+    private static PlatformTransactionManager transactionManagerOf(BulkheadTemplate template) {
+        return template.transactionManager();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class QualifiedInjection {
+
+        final BulkheadTemplate reports;
+
+        QualifiedInjection(@Qualifier("reports") BulkheadTemplate reports) {
+            this.reports = reports;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserOrdersTemplate {
+
+        final BulkheadTemplate orders;
+
+        UserOrdersTemplate(PlatformTransactionManager transactionManager) {
+            this.orders = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).build()),
+                    transactionManager);
+        }
+
+        @Bean
+        BulkheadTemplate orders() {
+            return orders;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class SecondTransactionManager {
+
+        @Bean
+        @Primary
+        PlatformTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+
+        @Bean
+        PlatformTransactionManager otherManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+    }
+}
