@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.util.Objects;
@@ -116,13 +117,13 @@ public final class AdmissionGate {
     }
 
     /** Called once per permit, by its owner thread ({@link Permit#close()} sees to both). */
-    void release(long admittedAtNanos) {
+    void release(long admittedAtNanos, ExecutionOutcome outcome) {
         HELD_PERMIT.remove();
         // Execution first: a queued waiter takes it before a newcomer can take the admission slot.
         execution.release();
         admission.release();
         if (timed) {
-            listener.onReleased(workload, System.nanoTime() - admittedAtNanos);
+            listener.onReleased(workload, outcome, System.nanoTime() - admittedAtNanos);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.gate;
 
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
 
 /**
@@ -23,7 +24,10 @@ public interface GateListener {
     default void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
     }
 
-    /** An operation gave both permits back after holding its execution permit for {@code heldNanos}. */
-    default void onReleased(String workload, long heldNanos) {
+    /**
+     * An operation gave both permits back after holding its execution permit for {@code heldNanos}, ending with
+     * the outcome recorded on its permit ({@link ExecutionOutcome#FAILED} when none was recorded).
+     */
+    default void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
     }
 }

@@ -1,5 +1,8 @@
 package dev.dbbulkhead.gate;
 
+import dev.dbbulkhead.ExecutionOutcome;
+import java.util.Objects;
+
 /**
  * Both permits of one admitted operation: an admission permit and an execution permit of one gate.
  *
@@ -14,6 +17,7 @@ public final class Permit implements AutoCloseable {
     private final Thread owner;
     private final long admittedAtNanos;
     private volatile boolean released;
+    private ExecutionOutcome outcome = ExecutionOutcome.FAILED;
 
     Permit(AdmissionGate gate, long admittedAtNanos) {
         this.gate = gate;
@@ -24,6 +28,14 @@ public final class Permit implements AutoCloseable {
     /** The workload of the gate that issued this permit. */
     public String workload() {
         return gate.workload();
+    }
+
+    /**
+     * Records how the operation ended, for the gate's listener; the last value recorded before {@link #close()}
+     * counts. Without one, the operation counts as {@link ExecutionOutcome#FAILED}.
+     */
+    public void recordOutcome(ExecutionOutcome outcome) {
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
     }
 
     /** Whether both permits have been given back. */
@@ -46,7 +58,7 @@ public final class Permit implements AutoCloseable {
         // Only the owner gets here, so this check-then-set cannot race.
         if (!released) {
             released = true;
-            gate.release(admittedAtNanos);
+            gate.release(admittedAtNanos, outcome);
         }
     }
 

@@ -2,6 +2,8 @@ package dev.dbbulkhead.jdbc;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.CommitOutcomeUnknownException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.Permit;
@@ -63,8 +65,11 @@ public final class JdbcBulkhead {
      *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or is inside an
      *       active transaction; nothing was taken;</li>
      *   <li>the pool's exception when no connection could be had; the work did not run;</li>
-     *   <li>the exception of the work or of the commit, after a rollback was tried; a failing rollback or
-     *       close is attached to it as suppressed;</li>
+     *   <li>the exception of the work, or the database's refusal of the commit (a deferred constraint, a
+     *       serialization failure), after a rollback was tried; a failing rollback or close is attached to it as
+     *       suppressed; nothing was written;</li>
+     *   <li>{@link CommitOutcomeUnknownException} when the commit failed without a verdict (connection lost):
+     *       the write may have taken effect — never retry it blindly;</li>
      *   <li>the exception of the connection's close (or of restoring auto-commit) after a successful commit:
      *       the write then took effect although the caller sees a failure — never retry writes blindly.</li>
      * </ul>
@@ -78,11 +83,11 @@ public final class JdbcBulkhead {
     public <T> T transaction(SqlWork<T> work) throws SQLException {
         Objects.requireNonNull(work, "work");
         try (Permit permit = gate.acquire()) {
-            return inTransaction(work);
+            return inTransaction(permit, work);
         }
     }
 
-    private <T> T inTransaction(SqlWork<T> work) throws SQLException {
+    private <T> T inTransaction(Permit permit, SqlWork<T> work) throws SQLException {
         Connection connection = dataSource.getConnection();
         T result;
         try {
@@ -90,7 +95,7 @@ public final class JdbcBulkhead {
             if (autoCommitWasOn) {
                 connection.setAutoCommit(false);
             }
-            result = commitOrRollBack(connection, work);
+            result = commitOrRollBack(permit, connection, work);
             if (autoCommitWasOn) {
                 // Hand the connection back as it was lent, for pools that do not reset it themselves.
                 connection.setAutoCommit(true);
@@ -103,15 +108,27 @@ public final class JdbcBulkhead {
         return result;
     }
 
-    private static <T> T commitOrRollBack(Connection connection, SqlWork<T> work) throws SQLException {
+    private <T> T commitOrRollBack(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
         T result;
         try {
             result = work.run(connection);
-            connection.commit();
         } catch (Throwable failure) {
             rollBackAfter(failure, connection);
+            permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
             throw failure;
         }
+        try {
+            connection.commit();
+        } catch (Throwable commitFailure) {
+            rollBackAfter(commitFailure, connection);
+            if (CommitFailures.isKnownRollback(commitFailure)) {
+                permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+                throw commitFailure;
+            }
+            permit.recordOutcome(ExecutionOutcome.UNKNOWN);
+            throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
+        }
+        permit.recordOutcome(ExecutionOutcome.COMMITTED);
         return result;
     }
 

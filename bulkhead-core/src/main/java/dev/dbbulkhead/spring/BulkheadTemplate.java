@@ -2,14 +2,18 @@ package dev.dbbulkhead.spring;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.CommitOutcomeUnknownException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.jdbc.CommitFailures;
 import java.util.Objects;
 import java.util.function.Consumer;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.UnexpectedRollbackException;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -82,7 +86,9 @@ public class BulkheadTemplate {
      *   <li>the callback's runtime exception or error, after rollback; a failing rollback is attached to it as
      *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
      *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
-     *       did not run), commit or roll back. A failed commit may have taken effect: never retry blindly.</li>
+     *       did not run), or when the database refused the commit (nothing was written);</li>
+     *   <li>{@link CommitOutcomeUnknownException} when the commit failed without a verdict (connection lost):
+     *       the write may have taken effect — never retry it blindly.</li>
      * </ul>
      * An interrupt while the callback runs does not stop it; the interrupt status is left as it is.
      *
@@ -91,7 +97,7 @@ public class BulkheadTemplate {
     public <T> T execute(TransactionCallback<T> action) throws TransactionException {
         Objects.requireNonNull(action, "action");
         try (Permit permit = gate.acquire()) {
-            return inTransaction(action);
+            return inTransaction(permit, action);
         }
     }
 
@@ -100,7 +106,7 @@ public class BulkheadTemplate {
      * stays the one thrown and the rollback failure is attached to it as suppressed, so the cause of the
      * failure is never replaced by a symptom of the broken connection.
      */
-    private <T> T inTransaction(TransactionCallback<T> action) {
+    private <T> T inTransaction(Permit permit, TransactionCallback<T> action) {
         TransactionStatus status = transactionManager.getTransaction(definition);
         T result;
         try {
@@ -108,9 +114,25 @@ public class BulkheadTemplate {
             result = action.doInTransaction(status);
         } catch (Throwable failure) {
             rollBackAfter(failure, status);
+            permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
             throw failure;
         }
-        transactionManager.commit(status);
+        boolean rollbackOnly = status.isRollbackOnly();
+        try {
+            // Rolls back instead when the callback marked the transaction rollback-only.
+            transactionManager.commit(status);
+        } catch (UnexpectedRollbackException refused) {
+            permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+            throw refused;
+        } catch (Throwable commitFailure) {
+            if (rollbackOnly || CommitFailures.isKnownRollback(commitFailure)) {
+                permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+                throw commitFailure;
+            }
+            permit.recordOutcome(ExecutionOutcome.UNKNOWN);
+            throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
+        }
+        permit.recordOutcome(rollbackOnly ? ExecutionOutcome.ROLLED_BACK : ExecutionOutcome.COMMITTED);
         return result;
     }
 

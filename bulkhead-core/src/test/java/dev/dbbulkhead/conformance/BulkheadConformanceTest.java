@@ -7,9 +7,13 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.CommitOutcomeUnknownException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
@@ -59,6 +63,20 @@ abstract class BulkheadConformanceTest {
     /** Builds the form under test: gate limits B, Q and queue wait, connections from {@code pool}. */
     abstract Bulkhead bulkhead(String workload, DataSource pool, int maxConcurrent, int maxQueued,
                                Duration queueWait);
+
+    /** Builds the form under test around a gate that reports to {@code listener}. */
+    abstract Bulkhead bulkhead(AdmissionGate gate, DataSource pool);
+
+    /** A bulkhead of B=2, Q=0 whose gate records the outcome of every released operation into {@code outcomes}. */
+    Bulkhead recordingOutcomes(DataSource pool, List<ExecutionOutcome> outcomes) {
+        GateListener recorder = new GateListener() {
+            @Override
+            public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+                outcomes.add(outcome);
+            }
+        };
+        return bulkhead(new AdmissionGate("orders", GateConfig.builder().maxConcurrent(2).build(), recorder), pool);
+    }
 
     @BeforeAll
     static void createSchema() {
@@ -495,6 +513,88 @@ abstract class BulkheadConformanceTest {
         assertThat(gate.queueLength()).isZero();
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
         assertThat(rowCount("j-")).as("exactly the committed inserts are stored").isEqualTo(load.committed());
+    }
+
+    // --- commit outcome ------------------------------------------------------------------------------------
+
+    @Test
+    @DisplayName("outcomes: committed, rolled back, and failed (no connection) are reported to the gate's listener")
+    void everyReleaseReportsItsOutcome() throws Exception {
+        HikariDataSource pool = pool(1);
+        List<ExecutionOutcome> outcomes = new CopyOnWriteArrayList<>();
+        Bulkhead bulkhead = recordingOutcomes(pool, outcomes);
+
+        bulkhead.transaction(connection -> insert(connection, "o-committed"));
+        catchThrowable(() -> bulkhead.transaction(connection -> queryInt(connection, "SELECT 1 / 0")));
+        try (Connection outsideTheGate = pool.getConnection()) {
+            catchThrowable(() -> bulkhead.transaction(connection -> 1));
+        }
+
+        assertThat(outcomes).containsExactly(ExecutionOutcome.COMMITTED, ExecutionOutcome.ROLLED_BACK,
+                ExecutionOutcome.FAILED);
+    }
+
+    @Test
+    @DisplayName("outcome unknown: the backend ended after the work and before the commit gives CommitOutcomeUnknownException")
+    void backendEndedBeforeCommitMakesTheOutcomeUnknown() throws Exception {
+        HikariDataSource pool = pool(2);
+        List<ExecutionOutcome> outcomes = new CopyOnWriteArrayList<>();
+        Bulkhead bulkhead = recordingOutcomes(pool, outcomes);
+
+        Throwable thrown = catchThrowable(() -> bulkhead.transaction(connection -> {
+            insert(connection, "u-unknown");
+            int backend = queryInt(connection, "SELECT pg_backend_pid()");
+            endBackendAndWaitUntilGone(backend);
+            return backend;
+        }));
+
+        assertThat(thrown).isInstanceOfSatisfying(CommitOutcomeUnknownException.class, unknown -> {
+            assertThat(unknown.workload()).isEqualTo("orders");
+            assertThat(unknown).hasMessageContaining("do not retry it blindly");
+            assertThat((Throwable) sqlExceptionIn(unknown.getCause())).isNotNull();
+        });
+        assertThat(outcomes).containsExactly(ExecutionOutcome.UNKNOWN);
+        assertThat(rowExists("u-unknown")).as("here the server never saw the commit").isFalse();
+        assertAllPermitsBack(bulkhead.gate());
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    @Test
+    @DisplayName("outcome known: a deferred constraint that fails at commit is a plain rollback, not unknown")
+    void deferredConstraintFailingAtCommitIsAKnownRollback() throws Exception {
+        database.execute("CREATE TABLE IF NOT EXISTS deferred_item (name text,"
+                + " CONSTRAINT deferred_item_unique UNIQUE (name) DEFERRABLE INITIALLY DEFERRED)");
+        HikariDataSource pool = pool(2);
+        List<ExecutionOutcome> outcomes = new CopyOnWriteArrayList<>();
+        Bulkhead bulkhead = recordingOutcomes(pool, outcomes);
+
+        Throwable thrown = catchThrowable(() -> bulkhead.transaction(connection -> {
+            try (Statement statement = connection.createStatement()) {
+                // Both inserts succeed; the constraint is checked only when the commit runs.
+                return statement.executeUpdate("INSERT INTO deferred_item VALUES ('twice'), ('twice')");
+            }
+        }));
+
+        assertThat(thrown).isNotInstanceOf(CommitOutcomeUnknownException.class);
+        assertThat(sqlExceptionIn(thrown).getSQLState()).as("unique_violation").isEqualTo("23505");
+        assertThat(outcomes).containsExactly(ExecutionOutcome.ROLLED_BACK);
+        try (Connection side = database.connect()) {
+            assertThat(queryInt(side, "SELECT count(*) FROM deferred_item")).isZero();
+        }
+        assertAllPermitsBack(bulkhead.gate());
+    }
+
+    static void endBackendAndWaitUntilGone(int backend) throws SQLException {
+        try (Connection side = database.connect(); Statement statement = side.createStatement()) {
+            statement.execute("SELECT pg_terminate_backend(" + backend + ")");
+            Await.until("backend " + backend + " gone", () -> {
+                try {
+                    return queryInt(side, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + backend) == 0;
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+        }
     }
 
     // --- helpers -------------------------------------------------------------------------------------------

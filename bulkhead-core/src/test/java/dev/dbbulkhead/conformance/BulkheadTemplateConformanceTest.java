@@ -30,8 +30,12 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
                 .maxQueued(maxQueued)
                 .queueWait(queueWait)
                 .build();
-        DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(pool);
-        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate(workload, config), transactionManager);
+        return bulkhead(new AdmissionGate(workload, config), pool);
+    }
+
+    @Override
+    Bulkhead bulkhead(AdmissionGate gate, DataSource pool) {
+        BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool));
         return new Bulkhead() {
             @Override
             public <T> T transaction(SqlWork<T> work) throws SQLException {

@@ -13,7 +13,15 @@ class JdbcBulkheadConformanceTest extends BulkheadConformanceTest {
 
     @Override
     Bulkhead bulkhead(String workload, DataSource pool, int maxConcurrent, int maxQueued, Duration queueWait) {
-        JdbcBulkhead bulkhead = new JdbcBulkhead(workload, pool, maxConcurrent, maxQueued, queueWait);
+        return adapt(new JdbcBulkhead(workload, pool, maxConcurrent, maxQueued, queueWait));
+    }
+
+    @Override
+    Bulkhead bulkhead(AdmissionGate gate, DataSource pool) {
+        return adapt(new JdbcBulkhead(gate, pool));
+    }
+
+    private static Bulkhead adapt(JdbcBulkhead bulkhead) {
         return new Bulkhead() {
             @Override
             public <T> T transaction(SqlWork<T> work) throws SQLException {

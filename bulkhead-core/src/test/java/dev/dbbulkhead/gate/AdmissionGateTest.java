@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.util.ArrayList;
@@ -164,8 +165,8 @@ class AdmissionGateTest {
                     }
 
                     @Override
-                    public void onReleased(String workload, long heldNanos) {
-                        heard.add("released " + workload);
+                    public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+                        heard.add("released " + workload + " " + outcome);
                     }
                 });
 
@@ -173,6 +174,6 @@ class AdmissionGateTest {
             catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
         }
 
-        assertThat(heard).containsExactly("admitted orders", "rejected ADMISSION_FULL", "released orders");
+        assertThat(heard).containsExactly("admitted orders", "rejected ADMISSION_FULL", "released orders FAILED");
     }
 }
