@@ -5,6 +5,7 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -83,27 +84,50 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
+        return admit(queueWaitNanos, 0L, false);
+    }
+
+    /**
+     * Admits one operation within a budget that starts now and covers the whole operation: the wait for an
+     * execution permit is at most the smaller of the queue wait and the budget, and the returned permit
+     * {@linkplain Permit#remainingNanos() knows what is left} for the transaction.
+     *
+     * <p>Returns the same ways as {@link #acquire()}, and one more: {@link BulkheadRejectedException}
+     * {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when the budget was spent by the time an execution
+     * permit was had; both permits have then been given back, and the operation never reaches the pool.
+     *
+     * @param budget the whole operation's budget, positive
+     * @throws IllegalArgumentException for a zero, negative or unrepresentable budget
+     */
+    public Permit acquireWithin(Duration budget) {
+        long budgetNanos = GateLimits.requireBudget(budget).toNanos();
+        long entry = System.nanoTime();
+        return admit(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
+    }
+
+    private Permit admit(long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         refuseMisuse();
         if (!admission.tryAcquire()) {
             throw reject(RejectionReason.ADMISSION_FULL, 0L);
         }
-        long waitStart = timed ? System.nanoTime() : 0L;
+        boolean clocked = timed || hasDeadline;
+        long waitStart = clocked ? System.nanoTime() : 0L;
         boolean executing = false;
         boolean handedOut = false;
         try {
-            executing = execution.tryAcquire(queueWaitNanos, TimeUnit.NANOSECONDS);
-            long now = timed ? System.nanoTime() : 0L;
-            if (!executing) {
+            executing = execution.tryAcquire(maxWaitNanos, TimeUnit.NANOSECONDS);
+            long now = clocked ? System.nanoTime() : 0L;
+            if (!executing || (hasDeadline && now - deadlineNanos >= 0)) {
                 throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
             }
-            Permit permit = new Permit(this, now);
+            Permit permit = new Permit(this, now, hasDeadline ? deadlineNanos : Permit.NO_DEADLINE, hasDeadline);
             HELD_PERMIT.set(permit);
             listener.onAdmitted(workload, now - waitStart);
             handedOut = true;
             return permit;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw reject(RejectionReason.INTERRUPTED, timed ? System.nanoTime() - waitStart : 0L);
+            throw reject(RejectionReason.INTERRUPTED, clocked ? System.nanoTime() - waitStart : 0L);
         } finally {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.

@@ -39,13 +39,25 @@ public final class GateLimits {
         if (queueWait == null || queueWait.isNegative()) {
             throw new IllegalArgumentException("queueWait must be zero or positive, was " + queueWait);
         }
-        try {
-            queueWait.toNanos();
-        } catch (ArithmeticException tooLong) {
-            throw new IllegalArgumentException("queueWait must be at most " + Duration.ofNanos(Long.MAX_VALUE)
-                    + ", was " + queueWait, tooLong);
+        return requireNanosecondsFit("queueWait", queueWait);
+    }
+
+    /** @return {@code budget} when it is positive and fits in a {@code long} of nanoseconds */
+    public static Duration requireBudget(Duration budget) {
+        if (budget == null || budget.isNegative() || budget.isZero()) {
+            throw new IllegalArgumentException("deadline must be positive, was " + budget);
         }
-        return queueWait;
+        return requireNanosecondsFit("deadline", budget);
+    }
+
+    private static Duration requireNanosecondsFit(String name, Duration duration) {
+        try {
+            duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            throw new IllegalArgumentException(name + " must be at most " + Duration.ofNanos(Long.MAX_VALUE)
+                    + ", was " + duration, tooLong);
+        }
+        return duration;
     }
 
     /** B + Q in exact arithmetic; a sum past {@link Integer#MAX_VALUE} is refused, never wrapped. */

@@ -13,16 +13,31 @@ import java.util.Objects;
  */
 public final class Permit implements AutoCloseable {
 
+    /** {@link #remainingNanos()} of a permit acquired without a budget. */
+    public static final long NO_DEADLINE = Long.MAX_VALUE;
+
     private final AdmissionGate gate;
     private final Thread owner;
     private final long admittedAtNanos;
+    private final long deadlineNanos;
+    private final boolean hasDeadline;
     private volatile boolean released;
     private ExecutionOutcome outcome = ExecutionOutcome.FAILED;
 
-    Permit(AdmissionGate gate, long admittedAtNanos) {
+    Permit(AdmissionGate gate, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.gate = gate;
         this.owner = Thread.currentThread();
         this.admittedAtNanos = admittedAtNanos;
+        this.deadlineNanos = deadlineNanos;
+        this.hasDeadline = hasDeadline;
+    }
+
+    /**
+     * What is left of the budget the permit was acquired within ({@link AdmissionGate#acquireWithin}); zero
+     * or negative once it is spent; {@link #NO_DEADLINE} for a permit acquired without a budget.
+     */
+    public long remainingNanos() {
+        return hasDeadline ? deadlineNanos - System.nanoTime() : NO_DEADLINE;
     }
 
     /** The workload of the gate that issued this permit. */

@@ -28,6 +28,7 @@ public final class JdbcBulkhead {
 
     private final AdmissionGate gate;
     private final DataSource dataSource;
+    private final TransactionLimits limits;
 
     /**
      * @param workload      the workload name, as reported in rejections
@@ -48,8 +49,17 @@ public final class JdbcBulkhead {
 
     /** A bulkhead that admits through {@code gate} and takes connections from {@code dataSource}. */
     public JdbcBulkhead(AdmissionGate gate, DataSource dataSource) {
+        this(gate, dataSource, TransactionLimits.NONE);
+    }
+
+    /**
+     * A bulkhead that admits through {@code gate}, takes connections from {@code dataSource} and applies
+     * {@code limits} (PostgreSQL statement and lock timeouts, a deadline) to every transaction.
+     */
+    public JdbcBulkhead(AdmissionGate gate, DataSource dataSource, TransactionLimits limits) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.limits = Objects.requireNonNull(limits, "limits");
     }
 
     /**
@@ -81,8 +91,23 @@ public final class JdbcBulkhead {
      * @throws SQLException from the pool, the work, the commit or the close, as described above
      */
     public <T> T transaction(SqlWork<T> work) throws SQLException {
+        return transaction(null, work);
+    }
+
+    /**
+     * {@link #transaction(SqlWork)} within a deadline for this call: one budget from entering the gate to the
+     * end of the transaction, the smaller of {@code deadline} and the bulkhead's own. The queue wait is taken
+     * off it; a budget spent before execution starts is a {@link BulkheadRejectedException} with reason
+     * {@code QUEUE_TIMEOUT} that never touches the pool; what remains caps PostgreSQL's
+     * {@code statement_timeout} of the transaction (a statement over it fails with SQLState 57014). Returns and
+     * fails the same ways otherwise.
+     *
+     * @param deadline the budget of this call, positive; {@code null} for the bulkhead's own only
+     */
+    public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
         Objects.requireNonNull(work, "work");
-        try (Permit permit = gate.acquire()) {
+        Duration budget = limits.deadlineWith(deadline);
+        try (Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
             return inTransaction(permit, work);
         }
     }
@@ -95,6 +120,7 @@ public final class JdbcBulkhead {
             if (autoCommitWasOn) {
                 connection.setAutoCommit(false);
             }
+            applyLimits(permit, connection);
             result = commitOrRollBack(permit, connection, work);
             if (autoCommitWasOn) {
                 // Hand the connection back as it was lent, for pools that do not reset it themselves.
@@ -106,6 +132,16 @@ public final class JdbcBulkhead {
         }
         connection.close();
         return result;
+    }
+
+    /** The transaction's first statement; a failure here is a failed setup, not a rollback of work. */
+    private void applyLimits(Permit permit, Connection connection) throws SQLException {
+        try {
+            limits.applyTo(connection, permit.remainingNanos());
+        } catch (Throwable setupFailure) {
+            rollBackAfter(setupFailure, connection);
+            throw setupFailure;
+        }
     }
 
     private <T> T commitOrRollBack(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {

@@ -7,8 +7,11 @@ import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.jdbc.CommitFailures;
+import dev.dbbulkhead.jdbc.TransactionLimits;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
+import javax.sql.DataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
@@ -38,6 +41,8 @@ public class BulkheadTemplate {
     private final PlatformTransactionManager transactionManager;
     private final TransactionDefinition definition;
     private final SuspensionGuard suspensionGuard;
+    private final TransactionLimits limits;
+    private final BoundConnectionLimits boundConnectionLimits;
 
     /**
      * @param gate               admits the operations
@@ -49,6 +54,25 @@ public class BulkheadTemplate {
      */
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
                             TransactionDefinition definition) {
+        this(gate, transactionManager, definition, TransactionLimits.NONE, null);
+    }
+
+    /**
+     * A template that also applies {@code limits} (PostgreSQL statement and lock timeouts, a deadline) to every
+     * transaction, on the connection {@code transactionManager} binds for {@code dataSource}.
+     *
+     * @param dataSource the data source whose connections the transactions use; required unless {@code limits}
+     *                   is {@link TransactionLimits#NONE}
+     * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}, or limits without a data source
+     */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
+                            TransactionDefinition definition, TransactionLimits limits, DataSource dataSource) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+        if (!limits.isEmpty() && dataSource == null) {
+            throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + limits
+                    + " and so needs the data source its transactions use");
+        }
+        this.boundConnectionLimits = limits.isEmpty() ? null : new BoundConnectionLimits(limits, dataSource);
         this.gate = Objects.requireNonNull(gate, "gate");
         Objects.requireNonNull(transactionManager, "transactionManager");
         Objects.requireNonNull(definition, "definition");
@@ -95,8 +119,23 @@ public class BulkheadTemplate {
      * @param action runs synchronously and returns a fully materialised value; must not manage the transaction
      */
     public <T> T execute(TransactionCallback<T> action) throws TransactionException {
+        return execute(null, action);
+    }
+
+    /**
+     * {@link #execute(TransactionCallback)} within a deadline for this call: one budget from entering the gate to
+     * the end of the transaction, the smaller of {@code deadline} and the workload's own. The queue wait is taken
+     * off it; a budget spent before execution starts is a {@link BulkheadRejectedException} with reason
+     * {@code QUEUE_TIMEOUT} that never touches the pool; what remains becomes the transaction's timeout (Spring
+     * applies it to JDBC statements) and caps PostgreSQL's {@code statement_timeout}. Returns and fails the same
+     * ways otherwise.
+     *
+     * @param deadline the budget of this call, positive; {@code null} for the workload's own only
+     */
+    public <T> T execute(Duration deadline, TransactionCallback<T> action) throws TransactionException {
         Objects.requireNonNull(action, "action");
-        try (Permit permit = gate.acquire()) {
+        Duration budget = limits.deadlineWith(deadline);
+        try (Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
             return inTransaction(permit, action);
         }
     }
@@ -108,6 +147,9 @@ public class BulkheadTemplate {
      */
     private <T> T inTransaction(Permit permit, TransactionCallback<T> action) {
         TransactionStatus status = transactionManager.getTransaction(definition);
+        if (boundConnectionLimits != null) {
+            applyLimits(permit, status);
+        }
         T result;
         try {
             TransactionSynchronizationManager.registerSynchronization(suspensionGuard);
@@ -134,6 +176,16 @@ public class BulkheadTemplate {
         }
         permit.recordOutcome(rollbackOnly ? ExecutionOutcome.ROLLED_BACK : ExecutionOutcome.COMMITTED);
         return result;
+    }
+
+    /** The transaction's first statement; a failure here is a failed setup, not a rollback of work. */
+    private void applyLimits(Permit permit, TransactionStatus status) {
+        try {
+            boundConnectionLimits.apply(permit);
+        } catch (Throwable setupFailure) {
+            rollBackAfter(setupFailure, status);
+            throw setupFailure;
+        }
     }
 
     private void rollBackAfter(Throwable failure, TransactionStatus status) {
@@ -164,6 +216,11 @@ public class BulkheadTemplate {
     /** The gate that admits this template's operations. */
     public AdmissionGate gate() {
         return gate;
+    }
+
+    /** The limits applied to every transaction. */
+    public TransactionLimits limits() {
+        return limits;
     }
 
     /** The transaction manager that runs this template's transactions. */

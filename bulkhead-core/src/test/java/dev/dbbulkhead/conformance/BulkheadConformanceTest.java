@@ -14,6 +14,7 @@ import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
+import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
@@ -64,8 +65,8 @@ abstract class BulkheadConformanceTest {
     abstract Bulkhead bulkhead(String workload, DataSource pool, int maxConcurrent, int maxQueued,
                                Duration queueWait);
 
-    /** Builds the form under test around a gate that reports to {@code listener}. */
-    abstract Bulkhead bulkhead(AdmissionGate gate, DataSource pool);
+    /** Builds the form under test around {@code gate}, applying {@code limits} to every transaction. */
+    abstract Bulkhead bulkhead(AdmissionGate gate, DataSource pool, TransactionLimits limits);
 
     /** A bulkhead of B=2, Q=0 whose gate records the outcome of every released operation into {@code outcomes}. */
     Bulkhead recordingOutcomes(DataSource pool, List<ExecutionOutcome> outcomes) {
@@ -75,7 +76,8 @@ abstract class BulkheadConformanceTest {
                 outcomes.add(outcome);
             }
         };
-        return bulkhead(new AdmissionGate("orders", GateConfig.builder().maxConcurrent(2).build(), recorder), pool);
+        return bulkhead(new AdmissionGate("orders", GateConfig.builder().maxConcurrent(2).build(), recorder), pool,
+                TransactionLimits.NONE);
     }
 
     @BeforeAll
@@ -594,6 +596,109 @@ abstract class BulkheadConformanceTest {
                     throw new IllegalStateException(e);
                 }
             });
+        }
+    }
+
+    // --- timeouts and deadlines ----------------------------------------------------------------------------
+
+    Bulkhead limited(DataSource pool, int maxQueued, Duration queueWait, TransactionLimits limits) {
+        GateConfig config = GateConfig.builder().maxConcurrent(1).maxQueued(maxQueued).queueWait(queueWait).build();
+        return bulkhead(new AdmissionGate("orders", config), pool, limits);
+    }
+
+    @Test
+    @DisplayName("statement-timeout: SET LOCAL first; a statement over it fails with 57014; the next transaction runs without it")
+    void statementTimeoutEndsWithItsTransaction() throws Exception {
+        HikariDataSource pool = pool(1);
+        Bulkhead bulkhead = limited(pool, 0, Duration.ZERO,
+                TransactionLimits.of(Duration.ofMillis(100), null, null));
+        String[] seenInside = new String[1];
+
+        Throwable thrown = catchThrowable(() -> bulkhead.transaction(connection -> {
+            seenInside[0] = setting(connection, "statement_timeout");
+            return queryInt(connection, "SELECT 1 FROM pg_sleep(2)");
+        }));
+
+        assertThat(seenInside[0]).isEqualTo("100");
+        assertThat(sqlExceptionIn(thrown).getSQLState()).as("query_canceled").isEqualTo("57014");
+        assertAllPermitsBack(bulkhead.gate());
+        try (Connection sameConnection = pool.getConnection()) {
+            assertThat(setting(sameConnection, "statement_timeout")).as("nothing leaked to the next borrower").isEqualTo("0");
+        }
+        assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(1);
+    }
+
+    @Test
+    @DisplayName("lock-timeout: a lock wait over it fails with 55P03")
+    void lockTimeoutEndsALongLockWait() throws Exception {
+        database.execute("CREATE TABLE IF NOT EXISTS locked_row (id int PRIMARY KEY, n int)",
+                "INSERT INTO locked_row VALUES (1, 0) ON CONFLICT DO NOTHING");
+        HikariDataSource pool = pool(1);
+        Bulkhead bulkhead = limited(pool, 0, Duration.ZERO, TransactionLimits.of(null, Duration.ofMillis(100), null));
+
+        Throwable thrown;
+        try (Connection holder = database.connect(); Statement lock = holder.createStatement()) {
+            holder.setAutoCommit(false);
+            lock.execute("SELECT n FROM locked_row WHERE id = 1 FOR UPDATE");
+            thrown = catchThrowable(() -> bulkhead.transaction(connection -> {
+                try (Statement update = connection.createStatement()) {
+                    return update.executeUpdate("UPDATE locked_row SET n = n + 1 WHERE id = 1");
+                }
+            }));
+            holder.rollback();
+        }
+
+        assertThat(sqlExceptionIn(thrown).getSQLState()).as("lock_not_available").isEqualTo("55P03");
+        assertAllPermitsBack(bulkhead.gate());
+    }
+
+    @Test
+    @DisplayName("deadline: the queue wait is taken off the budget, and what remains caps statement_timeout")
+    void queueWaitShortensTheStatementTimeout() throws Exception {
+        long deadlineMillis = 60_000;
+        Bulkhead bulkhead = limited(pool(2), 1, LONG_WAIT,
+                TransactionLimits.of(Duration.ofMillis(deadlineMillis), null, Duration.ofMillis(deadlineMillis)));
+        CountDownLatch finishFirst = new CountDownLatch(1);
+        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        CompletableFuture<String> second = inVirtualThread(
+                () -> bulkhead.transaction(connection -> setting(connection, "statement_timeout")));
+        Await.until("second parked", () -> bulkhead.gate().queueLength() == 1);
+        long parkedAt = System.nanoTime();
+        long queueWaitAtLeast = 20;
+        Await.until(queueWaitAtLeast + " ms of queue wait",
+                () -> System.nanoTime() - parkedAt >= TimeUnit.MILLISECONDS.toNanos(queueWaitAtLeast));
+
+        finishFirst.countDown();
+
+        assertThat(Long.parseLong(second.get())).isLessThanOrEqualTo(deadlineMillis - queueWaitAtLeast);
+        first.get();
+        assertAllPermitsBack(bulkhead.gate());
+    }
+
+    @Test
+    @DisplayName("deadline: a per-call budget spent in the queue is a QUEUE_TIMEOUT that never touches the pool")
+    void budgetSpentInTheQueueIsARejectionWithoutAConnection() throws Exception {
+        HikariDataSource pool = pool(2);
+        Bulkhead bulkhead = limited(pool, 1, LONG_WAIT, TransactionLimits.NONE);
+        CountDownLatch finishFirst = new CountDownLatch(1);
+        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+
+        Throwable second = catchThrowable(() -> bulkhead.transaction(Duration.ofMillis(30), connection -> 2));
+
+        assertRejected(second, RejectionReason.QUEUE_TIMEOUT);
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("only the first's connection").isEqualTo(1);
+        finishFirst.countDown();
+        first.get();
+        assertAllPermitsBack(bulkhead.gate());
+    }
+
+    static String setting(Connection connection, String name) throws SQLException {
+        try (PreparedStatement query = connection.prepareStatement("SELECT setting FROM pg_settings WHERE name = ?")) {
+            query.setString(1, name);
+            try (ResultSet rs = query.executeQuery()) {
+                rs.next();
+                return rs.getString(1);
+            }
         }
     }
 

@@ -9,6 +9,7 @@ import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.SqlWork;
+import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -16,8 +17,11 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 @DisplayName("BulkheadTemplate conformance (Spring transactions, real PostgreSQL)")
@@ -30,17 +34,18 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
                 .maxQueued(maxQueued)
                 .queueWait(queueWait)
                 .build();
-        return bulkhead(new AdmissionGate(workload, config), pool);
+        return bulkhead(new AdmissionGate(workload, config), pool, TransactionLimits.NONE);
     }
 
     @Override
-    Bulkhead bulkhead(AdmissionGate gate, DataSource pool) {
-        BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool));
+    Bulkhead bulkhead(AdmissionGate gate, DataSource pool, TransactionLimits limits) {
+        BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
+                new DefaultTransactionDefinition(), limits, pool);
         return new Bulkhead() {
             @Override
-            public <T> T transaction(SqlWork<T> work) throws SQLException {
+            public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
                 try {
-                    return template.execute(status -> {
+                    return template.execute(deadline, status -> {
                         try {
                             // The connection Spring bound to the admitted transaction.
                             return work.run(DataSourceUtils.getConnection(pool));
@@ -97,6 +102,22 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
         assertThat(rowExists("l-requires-new-outer")).isFalse();
         assertAllPermitsBack(template.gate());
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    @Test
+    @DisplayName("deadline: what remains after the queue wait becomes the Spring transaction's timeout")
+    void remainingDeadlineBecomesTheTransactionTimeout() {
+        HikariDataSource pool = pool(2);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
+                TransactionLimits.of(null, null, Duration.ofSeconds(30)), pool);
+
+        long timeToLive = template.execute(Duration.ofSeconds(20), status -> {
+            ConnectionHolder holder = (ConnectionHolder) TransactionSynchronizationManager.getResource(pool);
+            return holder.getTimeToLiveInMillis();
+        });
+
+        assertThat(timeToLive).as("the per-call deadline, less what has passed").isPositive().isLessThanOrEqualTo(20_000);
     }
 
     /** A checked SQL failure carried through Spring's unchecked callback. */

@@ -3,6 +3,7 @@ package dev.dbbulkhead.conformance;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.jdbc.SqlWork;
+import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -17,15 +18,15 @@ class JdbcBulkheadConformanceTest extends BulkheadConformanceTest {
     }
 
     @Override
-    Bulkhead bulkhead(AdmissionGate gate, DataSource pool) {
-        return adapt(new JdbcBulkhead(gate, pool));
+    Bulkhead bulkhead(AdmissionGate gate, DataSource pool, TransactionLimits limits) {
+        return adapt(new JdbcBulkhead(gate, pool, limits));
     }
 
     private static Bulkhead adapt(JdbcBulkhead bulkhead) {
         return new Bulkhead() {
             @Override
-            public <T> T transaction(SqlWork<T> work) throws SQLException {
-                return bulkhead.transaction(work);
+            public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
+                return bulkhead.transaction(deadline, work);
             }
 
             @Override

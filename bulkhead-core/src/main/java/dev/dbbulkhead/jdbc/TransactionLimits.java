@@ -1,0 +1,152 @@
+package dev.dbbulkhead.jdbc;
+
+import dev.dbbulkhead.gate.Permit;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Server-side limits of every admitted transaction, on PostgreSQL: {@code statement_timeout} and
+ * {@code lock_timeout}, applied with {@code SET LOCAL} as the transaction's first statement so that they end
+ * with it and never reach the next borrower of the connection; and a deadline for the whole operation, whose
+ * remainder after the queue wait caps the statement timeout. Immutable.
+ *
+ * <p>Values are validated durations turned into whole milliseconds; SQL is built from those integers only.
+ */
+public final class TransactionLimits {
+
+    /** No server-side limits and no deadline: nothing is sent. */
+    public static final TransactionLimits NONE = new TransactionLimits(null, null, null);
+
+    /** PostgreSQL stores both timeouts as a 32-bit count of milliseconds. */
+    private static final long MAX_MILLIS = Integer.MAX_VALUE;
+
+    private final Duration statementTimeout;
+    private final Duration lockTimeout;
+    private final Duration deadline;
+
+    private TransactionLimits(Duration statementTimeout, Duration lockTimeout, Duration deadline) {
+        this.statementTimeout = statementTimeout;
+        this.lockTimeout = lockTimeout;
+        this.deadline = deadline;
+    }
+
+    /**
+     * @param statementTimeout {@code statement_timeout} of every statement, or {@code null} for the server's
+     * @param lockTimeout      {@code lock_timeout} of every lock wait, or {@code null} for the server's
+     * @param deadline         the whole operation's budget, from entering the gate to the transaction's end,
+     *                         or {@code null} for none
+     * @throws IllegalArgumentException for a value that is not a whole number of milliseconds from 1 ms to
+     *                                  2147483647 ms
+     */
+    public static TransactionLimits of(Duration statementTimeout, Duration lockTimeout, Duration deadline) {
+        return new TransactionLimits(
+                requireMillis("statementTimeout", statementTimeout),
+                requireMillis("lockTimeout", lockTimeout),
+                requireMillis("deadline", deadline));
+    }
+
+    private static Duration requireMillis(String name, Duration value) {
+        if (value == null) {
+            return null;
+        }
+        if (value.isNegative() || value.isZero() || value.compareTo(Duration.ofMillis(MAX_MILLIS)) > 0
+                || value.toNanos() % 1_000_000 != 0) {
+            throw new IllegalArgumentException(name + " must be a whole number of milliseconds between 1ms and "
+                    + MAX_MILLIS + "ms, was " + value);
+        }
+        return value;
+    }
+
+    /** The configured statement timeout, or {@code null}. */
+    public Duration statementTimeout() {
+        return statementTimeout;
+    }
+
+    /** The configured lock timeout, or {@code null}. */
+    public Duration lockTimeout() {
+        return lockTimeout;
+    }
+
+    /** The whole operation's budget, or {@code null}. */
+    public Duration deadline() {
+        return deadline;
+    }
+
+    /** The smaller of this deadline and {@code perCall}; either may be {@code null} (none). */
+    public Duration deadlineWith(Duration perCall) {
+        if (perCall == null) {
+            return deadline;
+        }
+        return deadline == null || perCall.compareTo(deadline) < 0 ? perCall : deadline;
+    }
+
+    /**
+     * The {@code SET LOCAL} statement for a transaction with {@code remainingNanos} of its budget left
+     * ({@link Permit#NO_DEADLINE} when it has none), or {@code null} when nothing is to be set.
+     * The statement timeout is the smaller of the configured one and the remaining budget, at least 1 ms.
+     */
+    String setLocalStatement(long remainingNanos) {
+        long statementMillis = statementTimeout == null ? MAX_MILLIS + 1 : statementTimeout.toMillis();
+        if (remainingNanos != Permit.NO_DEADLINE) {
+            long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos + 999_999));
+            statementMillis = Math.min(statementMillis, remainingMillis);
+        }
+        StringBuilder sql = new StringBuilder();
+        if (statementMillis <= MAX_MILLIS) {
+            sql.append("SET LOCAL statement_timeout = ").append(statementMillis);
+        }
+        if (lockTimeout != null) {
+            sql.append(sql.isEmpty() ? "" : "; ").append("SET LOCAL lock_timeout = ").append(lockTimeout.toMillis());
+        }
+        return sql.isEmpty() ? null : sql.toString();
+    }
+
+    /**
+     * Applies the limits as the first statement of the transaction open on {@code connection}.
+     *
+     * @throws SQLFeatureNotSupportedException when limits are set and the database is not PostgreSQL
+     */
+    public void applyTo(Connection connection, long remainingNanos) throws SQLException {
+        String sql = setLocalStatement(remainingNanos);
+        if (sql == null) {
+            return;
+        }
+        String product = connection.getMetaData().getDatabaseProductName();
+        if (!"PostgreSQL".equals(product)) {
+            throw new SQLFeatureNotSupportedException("statement-timeout, lock-timeout and deadline are applied"
+                    + " with PostgreSQL's SET LOCAL; this database is " + product);
+        }
+        try (Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        }
+    }
+
+    /** Whether anything would be sent to the database. */
+    public boolean isEmpty() {
+        return statementTimeout == null && lockTimeout == null && deadline == null;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof TransactionLimits that
+                && Objects.equals(statementTimeout, that.statementTimeout)
+                && Objects.equals(lockTimeout, that.lockTimeout)
+                && Objects.equals(deadline, that.deadline);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(statementTimeout, lockTimeout, deadline);
+    }
+
+    @Override
+    public String toString() {
+        return "TransactionLimits[statementTimeout=" + statementTimeout + ", lockTimeout=" + lockTimeout
+                + ", deadline=" + deadline + "]";
+    }
+}

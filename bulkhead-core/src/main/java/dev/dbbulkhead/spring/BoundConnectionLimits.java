@@ -1,0 +1,46 @@
+package dev.dbbulkhead.spring;
+
+import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.jdbc.TransactionLimits;
+import java.sql.SQLException;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Applies {@link TransactionLimits} to the connection a Spring transaction bound for a data source: the remaining
+ * deadline becomes the transaction's timeout (so Spring's JDBC support applies it to statements), and the
+ * PostgreSQL timeouts are set with {@code SET LOCAL}. Kept apart so spring-jdbc is needed only when limits are set.
+ */
+final class BoundConnectionLimits {
+
+    private final TransactionLimits limits;
+    private final DataSource dataSource;
+
+    BoundConnectionLimits(TransactionLimits limits, DataSource dataSource) {
+        this.limits = limits;
+        this.dataSource = dataSource;
+    }
+
+    /** Runs as the transaction's first statement, on the transaction's own connection. */
+    void apply(Permit permit) {
+        if (!(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder)) {
+            throw new CannotCreateTransactionException("The transaction of bulkhead '" + permit.workload()
+                    + "' holds no connection of its data source " + dataSource
+                    + ": its transaction manager must manage that data source");
+        }
+        long remainingNanos = permit.remainingNanos();
+        if (remainingNanos != Permit.NO_DEADLINE) {
+            holder.setTimeoutInMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos)));
+        }
+        try {
+            limits.applyTo(DataSourceUtils.getConnection(dataSource), remainingNanos);
+        } catch (SQLException e) {
+            throw new CannotCreateTransactionException("Could not apply " + limits + " to the transaction of"
+                    + " bulkhead '" + permit.workload() + "'", e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.dbbulkhead.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.dbbulkhead.gate.Permit;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class TransactionLimitsTest {
+
+    @Test
+    void nothingIsSentWithoutLimits() {
+        assertThat(TransactionLimits.NONE.setLocalStatement(Permit.NO_DEADLINE)).isNull();
+        assertThat(TransactionLimits.NONE.isEmpty()).isTrue();
+    }
+
+    @Test
+    void timeoutsBecomeWholeMillisecondsInOneSetLocalStatement() {
+        TransactionLimits limits = TransactionLimits.of(Duration.ofSeconds(2), Duration.ofMillis(250), null);
+
+        assertThat(limits.setLocalStatement(Permit.NO_DEADLINE))
+                .isEqualTo("SET LOCAL statement_timeout = 2000; SET LOCAL lock_timeout = 250");
+    }
+
+    @Test
+    void theRemainingBudgetCapsTheStatementTimeoutAndIsAtLeastOneMillisecond() {
+        TransactionLimits limits = TransactionLimits.of(Duration.ofSeconds(2), null, Duration.ofSeconds(5));
+
+        assertThat(limits.setLocalStatement(TimeUnit.MILLISECONDS.toNanos(1500)))
+                .isEqualTo("SET LOCAL statement_timeout = 1500");
+        assertThat(limits.setLocalStatement(TimeUnit.MILLISECONDS.toNanos(4000)))
+                .isEqualTo("SET LOCAL statement_timeout = 2000");
+        assertThat(limits.setLocalStatement(-5)).isEqualTo("SET LOCAL statement_timeout = 1");
+    }
+
+    @Test
+    void aDeadlineAloneSetsTheStatementTimeoutToTheRemainder() {
+        TransactionLimits limits = TransactionLimits.of(null, null, Duration.ofSeconds(1));
+
+        assertThat(limits.setLocalStatement(TimeUnit.MILLISECONDS.toNanos(800) + 1))
+                .isEqualTo("SET LOCAL statement_timeout = 801");
+    }
+
+    @Test
+    void thePerCallDeadlineCountsOnlyWhenItIsShorter() {
+        TransactionLimits limits = TransactionLimits.of(null, null, Duration.ofSeconds(1));
+
+        assertThat(limits.deadlineWith(null)).isEqualTo(Duration.ofSeconds(1));
+        assertThat(limits.deadlineWith(Duration.ofMillis(300))).isEqualTo(Duration.ofMillis(300));
+        assertThat(limits.deadlineWith(Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(1));
+        assertThat(TransactionLimits.NONE.deadlineWith(Duration.ofSeconds(3))).isEqualTo(Duration.ofSeconds(3));
+    }
+
+    @Test
+    void valuesThatAreNotWholeMillisecondsInRangeAreRefusedNamingThem() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TransactionLimits.of(Duration.ZERO, null, null))
+                .withMessage("statementTimeout must be a whole number of milliseconds between 1ms and 2147483647ms, was PT0S");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TransactionLimits.of(null, Duration.ofNanos(1_500_000), null))
+                .withMessageContaining("lockTimeout").withMessageEndingWith("was PT0.0015S");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> TransactionLimits.of(null, null, Duration.ofDays(30)))
+                .withMessageContaining("deadline").withMessageEndingWith("was PT720H");
+    }
+}
