@@ -10,6 +10,7 @@ import dev.dbbulkhead.jdbc.CommitFailures;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -43,6 +44,7 @@ public class BulkheadTemplate {
     private final SuspensionGuard suspensionGuard;
     private final TransactionLimits limits;
     private final BoundConnectionLimits boundConnectionLimits;
+    private final DataSource dataSource;
 
     /**
      * @param gate               admits the operations
@@ -62,7 +64,8 @@ public class BulkheadTemplate {
      * transaction, on the connection {@code transactionManager} binds for {@code dataSource}.
      *
      * @param dataSource the data source whose connections the transactions use; required unless {@code limits}
-     *                   is {@link TransactionLimits#NONE}
+     *                   is {@link TransactionLimits#NONE}, and worth giving anyway: budget checks and the
+     *                   actuator endpoint read its pool
      * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}, or limits without a data source
      */
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
@@ -73,6 +76,7 @@ public class BulkheadTemplate {
                     + " and so needs the data source its transactions use");
         }
         this.boundConnectionLimits = limits.isEmpty() ? null : new BoundConnectionLimits(limits, dataSource);
+        this.dataSource = dataSource;
         this.gate = Objects.requireNonNull(gate, "gate");
         Objects.requireNonNull(transactionManager, "transactionManager");
         Objects.requireNonNull(definition, "definition");
@@ -221,6 +225,11 @@ public class BulkheadTemplate {
     /** The limits applied to every transaction. */
     public TransactionLimits limits() {
         return limits;
+    }
+
+    /** The data source whose connections the transactions use, when it was given. */
+    public Optional<DataSource> dataSource() {
+        return Optional.ofNullable(dataSource);
     }
 
     /** The transaction manager that runs this template's transactions. */

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import javax.sql.DataSource;
@@ -37,15 +38,36 @@ public final class BulkheadAutoConfiguration {
     @Bean(WorkloadTemplateRegistrar.FACTORY_BEAN_NAME)
     @ConditionalOnMissingBean
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
-            ObjectProvider<PlatformTransactionManager> transactionManager,
+            ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
-        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, transactionManagerCustomizers);
+        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
+                transactionManagerCustomizers);
     }
 
     @Bean
     @ConditionalOnMissingBean
     BulkheadRegistry bulkheadRegistry(ObjectProvider<BulkheadTemplate> templates) {
         return new BulkheadRegistry(templates.orderedStream().toList());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
+            BulkheadProperties properties) {
+        validateFleet(properties.getFleet());
+        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget);
+    }
+
+    private static void validateFleet(BulkheadProperties.Fleet fleet) {
+        String prefix = BulkheadProperties.PREFIX + ".fleet.";
+        if (fleet.getMaxInstances() != null && fleet.getMaxInstances() < 1) {
+            throw BulkheadConfigurationException.invalidProperty(prefix + "max-instances", fleet.getMaxInstances(),
+                    "must be between 1 and " + Integer.MAX_VALUE + " (peak instances at once)");
+        }
+        if (fleet.getOtherConnections() < 0) {
+            throw BulkheadConfigurationException.invalidProperty(prefix + "other-connections",
+                    fleet.getOtherConnections(), "must be between 0 and " + Integer.MAX_VALUE);
+        }
     }
 
     /** Static, as a post-processor must be: it is created before the other beans of this class. */

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
@@ -62,6 +63,12 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + ".max-concurrent'), or name one of " + configured + " in the annotation.");
+    }
+
+    static BulkheadConfigurationException connectionBudget(ConnectionBudgetReport report) {
+        return new BulkheadConfigurationException(report.describe(),
+                "Fix each finding above, or set '" + BulkheadProperties.PREFIX + ".budget.mode=warn' to start anyway"
+                        + " and log them as warnings.");
     }
 
     private static String describe(String beanName, Class<?> beanClass, Method method) {

@@ -27,6 +27,12 @@ public class BulkheadProperties {
     /** The workloads by name; each gets a BulkheadTemplate bean of that name. */
     private final Map<String, Workload> workloads = new LinkedHashMap<>();
 
+    /** Start-up checks of the gates' budgets against their pools. */
+    private final Budget budget = new Budget();
+
+    /** Start-up check of the whole fleet's connections against the database's connection limit. */
+    private final Fleet fleet = new Fleet();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -41,6 +47,63 @@ public class BulkheadProperties {
 
     public Map<String, Workload> getWorkloads() {
         return workloads;
+    }
+
+    public Budget getBudget() {
+        return budget;
+    }
+
+    public Fleet getFleet() {
+        return fleet;
+    }
+
+    /** What a budget finding at start-up does. */
+    public enum BudgetMode {
+        /** Log each finding as a warning and start. */
+        WARN,
+        /** Fail start-up with a report of every finding. */
+        FAIL
+    }
+
+    /** Start-up checks of the gates' budgets against their pools. */
+    public static class Budget {
+
+        /** Whether a finding is logged as a warning or fails start-up. */
+        private BudgetMode mode = BudgetMode.WARN;
+
+        public BudgetMode getMode() {
+            return mode;
+        }
+
+        public void setMode(BudgetMode mode) {
+            this.mode = mode;
+        }
+    }
+
+    /** The fleet of instances sharing one database; unset max-instances skips the fleet check. */
+    public static class Fleet {
+
+        /** Peak number of instances at once, autoscaling and rolling-deploy overlap included; at least 1. */
+        private Integer maxInstances;
+
+        /** Connections other clients (batch jobs, operators, other services) may hold; at least 0. */
+        private int otherConnections;
+
+        public Integer getMaxInstances() {
+            return maxInstances;
+        }
+
+        public void setMaxInstances(Integer maxInstances) {
+            this.maxInstances = maxInstances;
+        }
+
+        public int getOtherConnections() {
+            return otherConnections;
+        }
+
+        public void setOtherConnections(int otherConnections) {
+            this.otherConnections = otherConnections;
+        }
     }
 
     /** The settings of one workload; an unset (null) key falls back to the defaults. */
@@ -63,6 +126,15 @@ public class BulkheadProperties {
 
         /** Bean name of the PlatformTransactionManager that runs the admitted transactions. Default: the primary one. */
         private String transactionManager;
+
+        /** PostgreSQL statement_timeout of every statement in the admitted transaction (SET LOCAL), whole milliseconds. */
+        private Duration statementTimeout;
+
+        /** PostgreSQL lock_timeout of every lock wait in the admitted transaction (SET LOCAL), whole milliseconds. */
+        private Duration lockTimeout;
+
+        /** Budget of the whole operation, from entering the gate to the transaction's end, whole milliseconds. */
+        private Duration deadline;
 
         /** The transaction that runs inside the gate. */
         private final Transaction transaction = new Transaction();
@@ -113,6 +185,30 @@ public class BulkheadProperties {
 
         public void setTransactionManager(String transactionManager) {
             this.transactionManager = transactionManager;
+        }
+
+        public Duration getStatementTimeout() {
+            return statementTimeout;
+        }
+
+        public void setStatementTimeout(Duration statementTimeout) {
+            this.statementTimeout = statementTimeout;
+        }
+
+        public Duration getLockTimeout() {
+            return lockTimeout;
+        }
+
+        public void setLockTimeout(Duration lockTimeout) {
+            this.lockTimeout = lockTimeout;
+        }
+
+        public Duration getDeadline() {
+            return deadline;
+        }
+
+        public void setDeadline(Duration deadline) {
+            this.deadline = deadline;
         }
 
         public Transaction getTransaction() {

@@ -12,6 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
@@ -23,16 +24,19 @@ final class BulkheadTemplateFactory {
     private final BulkheadProperties properties;
     private final ListableBeanFactory beanFactory;
     private final ObjectProvider<PlatformTransactionManager> primaryTransactionManager;
+    private final ObjectProvider<DataSource> primaryDataSource;
     private final ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers;
     /** One transaction manager per data source named without a transaction manager, shared by its workloads. */
     private final Map<String, PlatformTransactionManager> managersByDataSource = new ConcurrentHashMap<>();
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
+                            ObjectProvider<DataSource> primaryDataSource,
                             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
         this.properties = properties;
         this.beanFactory = beanFactory;
         this.primaryTransactionManager = primaryTransactionManager;
+        this.primaryDataSource = primaryDataSource;
         this.transactionManagerCustomizers = transactionManagerCustomizers;
         WorkloadSettings.ofDefaults(properties);
     }
@@ -45,7 +49,24 @@ final class BulkheadTemplateFactory {
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig());
-        return new BulkheadTemplate(gate, transactionManager(settings), settings.transactionDefinition());
+        PlatformTransactionManager transactionManager = transactionManager(settings);
+        return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.limits(),
+                dataSource(settings, transactionManager));
+    }
+
+    /**
+     * The data source the workload's transactions use: the one its transaction manager manages, else the named
+     * one, else the primary one.
+     */
+    private DataSource dataSource(WorkloadSettings settings, PlatformTransactionManager transactionManager) {
+        if (transactionManager instanceof ResourceTransactionManager resourceManager
+                && resourceManager.getResourceFactory() instanceof DataSource managed) {
+            return managed;
+        }
+        if (settings.dataSource().value() != null) {
+            return bean(settings.dataSource(), DataSource.class);
+        }
+        return primaryDataSource.getIfAvailable();
     }
 
     private PlatformTransactionManager transactionManager(WorkloadSettings settings) {

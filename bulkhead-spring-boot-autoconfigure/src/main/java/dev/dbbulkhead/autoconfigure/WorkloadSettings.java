@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.function.Function;
 import org.springframework.transaction.TransactionDefinition;
@@ -15,10 +16,11 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *
  * @param gateConfig            the gate's limits
  * @param transactionDefinition the transaction run inside the gate
+ * @param limits                PostgreSQL statement and lock timeouts and the deadline of each operation
  * @param dataSource            the bean name of the data source, or a null value for the primary one
  * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
  */
-record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
+record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition, TransactionLimits limits,
                         Setting<String> dataSource, Setting<String> transactionManager) {
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
@@ -73,7 +75,14 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         if (timeout.value() != null) {
             transaction.setTimeout(validate(timeout, WorkloadSettings::timeoutSeconds));
         }
+        Duration statementTimeout = validate(resolver.setting("statement-timeout", Workload::getStatementTimeout, null),
+                value -> TransactionLimits.of(value, null, null).statementTimeout());
+        Duration lockTimeout = validate(resolver.setting("lock-timeout", Workload::getLockTimeout, null),
+                value -> TransactionLimits.of(null, value, null).lockTimeout());
+        Duration deadline = validate(resolver.setting("deadline", Workload::getDeadline, null),
+                value -> TransactionLimits.of(null, null, value).deadline());
         return new WorkloadSettings(gateConfig, transaction,
+                TransactionLimits.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null));
     }

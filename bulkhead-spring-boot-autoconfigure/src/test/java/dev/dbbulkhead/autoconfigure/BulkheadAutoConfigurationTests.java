@@ -28,6 +28,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -208,6 +209,12 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
             db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
+            db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value 'PT0.0015S' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.defaults.lock-timeout=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.workloads.orders.deadline=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.deadline' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.fleet.max-instances=0 | Invalid value '0' for property 'db.bulkhead.fleet.max-instances' | between 1 and 2147483647
+            db.bulkhead.fleet.other-connections=-2 | Invalid value '-2' for property 'db.bulkhead.fleet.other-connections' | between 0 and 2147483647
+            db.bulkhead.budget.mode=sometimes | Property: db.bulkhead.budget.mode | WARN
             """)
     void aBadValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
                                                                                     String names, String allowed) {
@@ -216,6 +223,23 @@ class BulkheadAutoConfigurationTests {
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(FailureReports.report(context.getStartupFailure())).contains(names).contains(allowed);
+                });
+    }
+
+    @Test
+    void timeoutsAndDeadlineFallBackToTheDefaultsAndReachTheTransaction() {
+        runner.withPropertyValues("db.bulkhead.defaults.statement-timeout=2s", "db.bulkhead.defaults.deadline=5s",
+                        "db.bulkhead.workloads.orders.lock-timeout=150ms", "db.bulkhead.workloads.orders.max-concurrent=2")
+                .run(context -> {
+                    BulkheadTemplate orders = context.getBean("orders", BulkheadTemplate.class);
+                    assertThat(orders.limits().statementTimeout()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(orders.limits().lockTimeout()).isEqualTo(Duration.ofMillis(150));
+                    assertThat(orders.limits().deadline()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(orders.dataSource()).contains(context.getBean(DataSource.class));
+                    String applied = orders.execute(status -> new JdbcTemplate(context.getBean(DataSource.class))
+                            .queryForObject("SELECT current_setting('statement_timeout') || ' ' || current_setting('lock_timeout')",
+                                    String.class));
+                    assertThat(applied).isEqualTo("2s 150ms");
                 });
     }
 

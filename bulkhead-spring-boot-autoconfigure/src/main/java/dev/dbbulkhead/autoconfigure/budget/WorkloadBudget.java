@@ -1,0 +1,13 @@
+package dev.dbbulkhead.autoconfigure.budget;
+
+import java.time.Duration;
+
+/**
+ * What the budget check knows of one workload.
+ *
+ * @param workload      the workload name
+ * @param maxConcurrent its B
+ * @param deadline      its deadline, or {@code null}
+ */
+public record WorkloadBudget(String workload, int maxConcurrent, Duration deadline) {
+}

@@ -1,0 +1,115 @@
+package dev.dbbulkhead.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.autoconfigure.budget.BudgetFinding;
+import dev.dbbulkhead.autoconfigure.budget.BudgetFinding.Kind;
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+
+/** The start-up budget check (SPEC 17–19) against pools of a real PostgreSQL, each finding in both modes. */
+@ExtendWith(OutputCaptureExtension.class)
+class ConnectionBudgetTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
+                    BulkheadAutoConfiguration.class))
+            .withPropertyValues(SharedDatabase.dataSourceProperties())
+            .withPropertyValues("spring.datasource.hikari.pool-name=budget-pool",
+                    "spring.datasource.hikari.maximum-pool-size=4");
+
+    @ParameterizedTest(name = "{0} is logged as a warning in warn mode")
+    @CsvSource(delimiter = '|', textBlock = """
+            POOL_OVERCOMMITTED              | orders.max-concurrent=3,reports.max-concurrent=3 | admit orders=3 + reports=3 = 6 operations at once, but it has 4 connections: 2 admitted operations would wait in the pool
+            WORKLOAD_EXCEEDS_POOL           | orders.max-concurrent=6                          | workload 'orders' may run 6 operations at once, but its pool 'budget-pool' has 4 connections: 2 would wait in the pool
+            UNGATED_CONNECTIONS             | orders.max-concurrent=1                          | pool 'budget-pool' has 4 connections and its gates admit orders=1 = 1 at once: 3 connections are reserved for nothing
+            DEADLINE_SHORTER_THAN_POOL_WAIT | orders.max-concurrent=4,orders.deadline=200ms    | workload 'orders' has a deadline of 200 ms, but its pool 'budget-pool' waits up to 30000 ms for a connection
+            """)
+    void eachFindingIsLoggedOnceWithItsNumbersInWarnMode(Kind kind, String workloads, String message,
+                                                           CapturedOutput output) {
+        runner.withPropertyValues(workloadProperties(workloads)).run(context -> {
+            assertThat(context).hasNotFailed();
+            ConnectionBudgetReport report = context.getBean(ConnectionBudgetCheck.class).report().orElseThrow();
+            assertThat(report.findings()).extracting(BudgetFinding::kind).containsExactly(kind);
+            assertThat(report.findings().getFirst().message()).contains(message);
+            assertThat(output).containsOnlyOnce(message);
+        });
+    }
+
+    @ParameterizedTest(name = "{0} fails start-up in fail mode")
+    @CsvSource(delimiter = '|', textBlock = """
+            POOL_OVERCOMMITTED              | orders.max-concurrent=3,reports.max-concurrent=3 | admit orders=3 + reports=3 = 6 operations at once, but it has 4 connections
+            WORKLOAD_EXCEEDS_POOL           | orders.max-concurrent=6                          | workload 'orders' may run 6 operations at once, but its pool 'budget-pool' has 4 connections
+            UNGATED_CONNECTIONS             | orders.max-concurrent=1                          | 3 connections are reserved for nothing
+            DEADLINE_SHORTER_THAN_POOL_WAIT | orders.max-concurrent=4,orders.deadline=200ms    | has a deadline of 200 ms, but its pool 'budget-pool' waits up to 30000 ms
+            """)
+    void eachFindingFailsStartUpInFailMode(Kind kind, String workloads, String message) {
+        runner.withPropertyValues(workloadProperties(workloads)).withPropertyValues("db.bulkhead.budget.mode=fail")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    String report = FailureReports.report(context.getStartupFailure());
+                    assertThat(report).contains(kind.name()).contains(message)
+                            .contains("db.bulkhead.budget.mode=warn");
+                });
+    }
+
+    @Test
+    void aFleetOverTheDatabaseConnectionLimitIsAFindingWithTheArithmetic(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=4",
+                        "db.bulkhead.fleet.max-instances=1000", "db.bulkhead.fleet.other-connections=20")
+                .run(context -> {
+                    ConnectionBudgetReport report = context.getBean(ConnectionBudgetCheck.class).report().orElseThrow();
+                    assertThat(report.findings()).extracting(BudgetFinding::kind)
+                            .containsExactly(Kind.FLEET_OVER_CONNECTION_LIMIT);
+                    assertThat(report.fleet().orElseThrow().arithmetic())
+                            .startsWith("1000 instances × 4 connections + 20 other = 4020 > ")
+                            .contains(" max_connections − ").endsWith(" usable");
+                    assertThat(output).contains("fleet: 1000 instances × 4 connections + 20 other = 4020 > ");
+                });
+    }
+
+    @Test
+    void aFleetOverTheDatabaseConnectionLimitFailsStartUpInFailMode() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=4", "db.bulkhead.budget.mode=fail",
+                        "db.bulkhead.fleet.max-instances=1000")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(FailureReports.report(context.getStartupFailure()))
+                            .contains("FLEET_OVER_CONNECTION_LIMIT")
+                            .contains("1000 instances × 4 connections + 0 other = 4000 > ");
+                });
+    }
+
+    @Test
+    void aBudgetThatAddsUpStartsEvenInFailModeAndShowsItsArithmetic(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=3",
+                        "db.bulkhead.workloads.reports.max-concurrent=1", "db.bulkhead.budget.mode=fail",
+                        "db.bulkhead.fleet.max-instances=4", "db.bulkhead.fleet.other-connections=10")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    ConnectionBudgetReport report = context.getBean(ConnectionBudgetCheck.class).report().orElseThrow();
+                    assertThat(report.findings()).isEmpty();
+                    assertThat(report.fleet().orElseThrow().arithmetic())
+                            .startsWith("4 instances × 4 connections + 10 other = 26 ≤ ");
+                    assertThat(output).contains("pool 'budget-pool': 4 connections; gated: orders=3 + reports=1 = 4")
+                            .contains("no findings");
+                });
+    }
+
+    private static String[] workloadProperties(String workloads) {
+        return java.util.Arrays.stream(workloads.split(","))
+                .map(property -> "db.bulkhead.workloads." + property).toArray(String[]::new);
+    }
+}
