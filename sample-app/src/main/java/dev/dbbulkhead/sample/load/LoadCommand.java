@@ -1,0 +1,228 @@
+package dev.dbbulkhead.sample.load;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Offers the running sample more than its database can take, over real HTTP from virtual-thread clients, and
+ * prints per workload what happened. Two phases of equal length: {@code orders} alone at a steady rate, then the
+ * same {@code orders} traffic while {@code reports} floods — so the table shows whether the flood starves orders.
+ *
+ * <p>Needs only a JDK: {@code java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java
+ * [baseUrl] [secondsPerPhase] [ordersPerSecond] [reportsPerSecond]}. Bounded in time: each phase offers for its
+ * seconds, then waits at most 15 s for answers.
+ */
+public final class LoadCommand {
+
+    private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"(\\w+)\"");
+    private static final Pattern GAUGE_VALUE = Pattern.compile("\"statistic\"\\s*:\\s*\"VALUE\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.]+)");
+    private static final Duration DRAIN_LIMIT = Duration.ofSeconds(15);
+    private static final List<String> GATE_REASONS = List.of("ADMISSION_FULL", "QUEUE_TIMEOUT", "INTERRUPTED");
+
+    private final HttpClient http;
+    private final String baseUrl;
+
+    private LoadCommand(String baseUrl) {
+        this.baseUrl = baseUrl;
+        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    }
+
+    public static void main(String[] args) throws Exception {
+        String baseUrl = args.length > 0 ? args[0] : "http://localhost:8080";
+        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int ordersPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 200;
+        int reportsPerSecond = args.length > 3 ? Integer.parseInt(args[3]) : 200;
+        LoadCommand load = new LoadCommand(baseUrl);
+        System.out.printf("Offering %d orders/s for %d s, then the same with %d reports/s (each report holds a"
+                + " connection for 200 ms: the reports gate takes 2 at a time, about 10/s)%n%n",
+                ordersPerSecond, seconds, reportsPerSecond);
+        PoolWatcher watcher = load.new PoolWatcher();
+        Thread watching = Thread.ofVirtual().start(watcher);
+        Phase alone = load.run("orders alone", seconds, Map.of("orders", ordersPerSecond));
+        Phase flooded = load.run("orders + reports flood", seconds,
+                Map.of("orders", ordersPerSecond, "reports", reportsPerSecond));
+        watcher.stop();
+        watching.join();
+        print(List.of(alone, flooded), watcher.highest());
+    }
+
+    /** Offers each workload its rate for {@code seconds}, open loop: a slow answer does not slow the offer. */
+    private Phase run(String name, int seconds, Map<String, Integer> ratesPerSecond) throws InterruptedException {
+        Phase phase = new Phase(name);
+        List<Thread> offerers = new ArrayList<>();
+        try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor()) {
+            ratesPerSecond.forEach((workload, rate) -> offerers.add(Thread.ofVirtual().start(() -> {
+                Stats stats = phase.stats(workload);
+                long interval = TimeUnit.SECONDS.toNanos(1) / rate;
+                long start = System.nanoTime();
+                long total = (long) rate * seconds;
+                for (long i = 0; i < total; i++) {
+                    LockSupport.parkNanos(start + i * interval - System.nanoTime());
+                    stats.offered.increment();
+                    requests.submit(() -> call(workload, stats));
+                }
+            })));
+            for (Thread offerer : offerers) {
+                offerer.join();
+            }
+            requests.shutdown();
+            if (!requests.awaitTermination(DRAIN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                requests.shutdownNow();
+            }
+        }
+        return phase;
+    }
+
+    private void call(String workload, Stats stats) {
+        HttpRequest request = workload.equals("orders")
+                ? HttpRequest.newBuilder(URI.create(baseUrl + "/orders")).timeout(Duration.ofSeconds(10))
+                        .header("content-type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"productId\":" + (1 + (System.nanoTime() & 3))
+                                + ",\"quantity\":1}")).build()
+                : HttpRequest.newBuilder(URI.create(baseUrl + "/reports/sales?heavyMillis=200"))
+                        .timeout(Duration.ofSeconds(10)).GET().build();
+        long start = System.nanoTime();
+        try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            long micros = (System.nanoTime() - start) / 1_000;
+            if (response.statusCode() / 100 == 2) {
+                stats.succeeded.add(micros);
+            } else if (response.statusCode() == 503) {
+                Matcher reason = REASON.matcher(response.body());
+                stats.rejected(reason.find() ? reason.group(1) : "503").increment();
+                stats.rejectedLatency.add(micros);
+            } else {
+                stats.rejected("HTTP " + response.statusCode()).increment();
+            }
+        } catch (Exception e) {
+            stats.rejected(e.getClass().getSimpleName()).increment();
+        }
+    }
+
+    private static void print(List<Phase> phases, int highestActive) {
+        String header = String.format(Locale.ROOT, "%-24s %-8s %8s %9s %10s %10s %7s %9s %9s %9s %9s",
+                "phase", "workload", "offered", "committed", "full", "timeout", "other",
+                "ok p50", "ok p99", "rej p50", "rej p99");
+        System.out.println(header);
+        System.out.println("-".repeat(header.length()));
+        for (Phase phase : phases) {
+            phase.byWorkload.forEach((workload, stats) -> System.out.printf(Locale.ROOT,
+                    "%-24s %-8s %8d %9d %10d %10d %7d %9s %9s %9s %9s%n",
+                    phase.name, workload, stats.offered.sum(), stats.succeeded.size(),
+                    stats.rejected("ADMISSION_FULL").sum(), stats.rejected("QUEUE_TIMEOUT").sum(), stats.others(),
+                    percentile(stats.succeeded, 50), percentile(stats.succeeded, 99),
+                    percentile(stats.rejectedLatency, 50), percentile(stats.rejectedLatency, 99)));
+        }
+        for (Phase phase : phases) {
+            phase.byWorkload.forEach((workload, stats) -> stats.otherOutcomes().forEach((outcome, count) ->
+                    System.out.printf("other outcome, %s / %s: %d x %s%n", phase.name, workload, count, outcome)));
+        }
+        System.out.printf("%nhighest active connections seen: %d%n", highestActive);
+        System.out.printf("orders p99: %s alone, %s under the reports flood%n",
+                percentile(phases.get(0).stats("orders").succeeded, 99),
+                percentile(phases.get(1).stats("orders").succeeded, 99));
+    }
+
+    private static String percentile(ConcurrentLinkedQueue<Long> micros, int percentile) {
+        long[] sorted = micros.stream().mapToLong(Long::longValue).sorted().toArray();
+        if (sorted.length == 0) {
+            return "-";
+        }
+        long value = sorted[Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1)];
+        return String.format(Locale.ROOT, "%.1fms", value / 1000.0);
+    }
+
+    /** What one phase saw, per workload. */
+    private static final class Phase {
+
+        private final String name;
+        private final Map<String, Stats> byWorkload = new ConcurrentHashMap<>();
+
+        Phase(String name) {
+            this.name = name;
+        }
+
+        Stats stats(String workload) {
+            return byWorkload.computeIfAbsent(workload, w -> new Stats());
+        }
+    }
+
+    /** Counts and latencies (microseconds) of one workload in one phase. */
+    private static final class Stats {
+
+        private final LongAdder offered = new LongAdder();
+        private final ConcurrentLinkedQueue<Long> succeeded = new ConcurrentLinkedQueue<>();
+        private final ConcurrentLinkedQueue<Long> rejectedLatency = new ConcurrentLinkedQueue<>();
+        private final Map<String, LongAdder> rejectedByReason = new ConcurrentHashMap<>();
+
+        LongAdder rejected(String reason) {
+            return rejectedByReason.computeIfAbsent(reason, r -> new LongAdder());
+        }
+
+        long others() {
+            return otherOutcomes().values().stream().mapToLong(Long::longValue).sum();
+        }
+
+        /** Failures that are not the gate's rejections (other HTTP statuses, client errors), by kind. */
+        Map<String, Long> otherOutcomes() {
+            Map<String, Long> others = new TreeMap<>();
+            rejectedByReason.forEach((reason, count) -> {
+                if (!GATE_REASONS.contains(reason) && count.sum() > 0) {
+                    others.put(reason, count.sum());
+                }
+            });
+            return others;
+        }
+    }
+
+    /** Samples the pool's active connections from the actuator while the load runs. */
+    private final class PoolWatcher implements Runnable {
+
+        private final AtomicInteger highest = new AtomicInteger();
+        private volatile boolean running = true;
+
+        @Override
+        public void run() {
+            HttpRequest request = HttpRequest.newBuilder(
+                    URI.create(baseUrl + "/actuator/metrics/hikaricp.connections.active")).GET().build();
+            while (running) {
+                try {
+                    Matcher value = GAUGE_VALUE.matcher(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+                    if (value.find()) {
+                        highest.accumulateAndGet((int) Double.parseDouble(value.group(1)), Math::max);
+                    }
+                } catch (Exception unavailable) {
+                    // The sample is busy or gone; the next sample tries again.
+                }
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+        }
+
+        void stop() {
+            running = false;
+        }
+
+        int highest() {
+            return highest.get();
+        }
+    }
+}
