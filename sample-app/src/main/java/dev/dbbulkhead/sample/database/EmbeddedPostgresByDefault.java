@@ -18,10 +18,13 @@ import org.springframework.core.env.MapPropertySource;
 public final class EmbeddedPostgresByDefault implements EnvironmentPostProcessor, Ordered {
 
     private static final String URL_PROPERTY = "spring.datasource.url";
+    /** Set to false where the database comes from elsewhere without a URL property (a Testcontainers service connection). */
+    static final String ENABLED_PROPERTY = "sample.embedded-postgres.enabled";
 
     @Override
     public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-        if (environment.containsProperty(URL_PROPERTY)) {
+        if (environment.containsProperty(URL_PROPERTY)
+                || !environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)) {
             return;
         }
         EmbeddedPostgres postgres = start();
