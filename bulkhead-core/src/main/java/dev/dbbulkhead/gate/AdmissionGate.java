@@ -87,6 +87,9 @@ public final class AdmissionGate {
         if (!admission.tryAcquire()) {
             throw reject(RejectionReason.ADMISSION_FULL, 0L);
         }
+        if (timed) {
+            listener.onWaitStarted(workload);
+        }
         long waitStart = timed ? System.nanoTime() : 0L;
         boolean executing = false;
         boolean handedOut = false;
