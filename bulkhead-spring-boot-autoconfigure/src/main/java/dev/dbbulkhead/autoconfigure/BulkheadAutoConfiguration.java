@@ -38,8 +38,10 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager,
-            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
-        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, transactionManagerCustomizers);
+            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
+            ObjectProvider<GateInstrumentation> instrumentations) {
+        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, transactionManagerCustomizers,
+                instrumentations);
     }
 
     @Bean

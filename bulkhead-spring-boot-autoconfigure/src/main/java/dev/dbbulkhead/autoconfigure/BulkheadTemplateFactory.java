@@ -2,8 +2,10 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
@@ -24,16 +26,19 @@ final class BulkheadTemplateFactory {
     private final ListableBeanFactory beanFactory;
     private final ObjectProvider<PlatformTransactionManager> primaryTransactionManager;
     private final ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers;
+    private final ObjectProvider<GateInstrumentation> instrumentations;
     /** One transaction manager per data source named without a transaction manager, shared by its workloads. */
     private final Map<String, PlatformTransactionManager> managersByDataSource = new ConcurrentHashMap<>();
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
-                            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+                            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
+                            ObjectProvider<GateInstrumentation> instrumentations) {
         this.properties = properties;
         this.beanFactory = beanFactory;
         this.primaryTransactionManager = primaryTransactionManager;
         this.transactionManagerCustomizers = transactionManagerCustomizers;
+        this.instrumentations = instrumentations;
         WorkloadSettings.ofDefaults(properties);
     }
 
@@ -44,7 +49,11 @@ final class BulkheadTemplateFactory {
      */
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
-        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig());
+        List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
+        GateListener listener = GateListener.composite(instruments.stream()
+                .map(instrumentation -> instrumentation.listener(workload)).toList());
+        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), listener);
+        instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
         return new BulkheadTemplate(gate, transactionManager(settings), settings.transactionDefinition());
     }
 

@@ -34,7 +34,7 @@ import org.springframework.transaction.TransactionDefinition;
 
 class BulkheadAutoConfigurationTests {
 
-    private static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
+    static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
             TransactionAutoConfiguration.class);
 
