@@ -40,6 +40,8 @@ final class BulkheadTemplateFactory {
         this.transactionManagerCustomizers = transactionManagerCustomizers;
         this.instrumentations = instrumentations;
         WorkloadSettings.ofDefaults(properties);
+        // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
+        WorkloadSettings.retryAfterSeconds(null, properties);
     }
 
     /**
@@ -49,6 +51,7 @@ final class BulkheadTemplateFactory {
      */
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
+        WorkloadSettings.retryAfterSeconds(workload, properties);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         GateListener listener = GateListener.composite(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());

@@ -208,6 +208,8 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
             db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
+            db.bulkhead.workloads.orders.retry-after=0s | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most PT24H
+            db.bulkhead.defaults.retry-after=2d | Invalid value 'PT48H' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most PT24H
             """)
     void aBadValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
                                                                                     String names, String allowed) {
@@ -240,14 +242,15 @@ class BulkheadAutoConfigurationTests {
                 "db.bulkhead.defaults.queue-wait", "db.bulkhead.defaults.capture-stack-trace",
                 "db.bulkhead.defaults.transaction.isolation", "db.bulkhead.defaults.transaction.read-only",
                 "db.bulkhead.defaults.transaction.timeout", "db.bulkhead.defaults.data-source",
-                "db.bulkhead.defaults.transaction-manager");
+                "db.bulkhead.defaults.transaction-manager", "db.bulkhead.defaults.retry-after");
         assertThat(properties.values()).allSatisfy(property -> assertThat(property.getDescription()).isNotBlank());
         Map<String, Object> builtInDefaults = Map.of(
                 "db.bulkhead.enabled", true,
                 "db.bulkhead.defaults.max-concurrent", GateConfig.DEFAULT_MAX_CONCURRENT,
                 "db.bulkhead.defaults.max-queued", GateConfig.DEFAULT_MAX_QUEUED,
                 "db.bulkhead.defaults.queue-wait", GateConfig.DEFAULT_QUEUE_WAIT.toMillis() + "ms",
-                "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE);
+                "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE,
+                "db.bulkhead.defaults.retry-after", WorkloadSettings.DEFAULT_RETRY_AFTER.toSeconds() + "s");
         builtInDefaults.forEach((name, builtIn) ->
                 assertThat(properties.get(name).getDefaultValue()).as(name).isEqualTo(builtIn));
         assertThat(properties.get("db.bulkhead.workloads").getType())
