@@ -10,5 +10,14 @@ public enum RejectionReason {
     QUEUE_TIMEOUT,
 
     /** Admitted, but the thread was interrupted while it waited for an execution permit. */
-    INTERRUPTED
+    INTERRUPTED;
+
+    /** The metric tag value: {@code full}, {@code timeout} or {@code interrupted}. */
+    public String tagValue() {
+        return switch (this) {
+            case ADMISSION_FULL -> "full";
+            case QUEUE_TIMEOUT -> "timeout";
+            case INTERRUPTED -> "interrupted";
+        };
+    }
 }

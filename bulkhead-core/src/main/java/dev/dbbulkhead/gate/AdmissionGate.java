@@ -115,6 +115,9 @@ public final class AdmissionGate {
         boolean executing = false;
         boolean handedOut = false;
         try {
+            if (timed) {
+                listener.onWaitStarted(workload);
+            }
             executing = execution.tryAcquire(maxWaitNanos, TimeUnit.NANOSECONDS);
             long now = clocked ? System.nanoTime() : 0L;
             if (!executing || (hasDeadline && now - deadlineNanos >= 0)) {

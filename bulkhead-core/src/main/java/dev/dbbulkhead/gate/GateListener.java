@@ -2,16 +2,29 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
+import java.util.List;
 
 /**
  * Told of every admission decision of a gate, on the deciding thread. Implementations must be cheap and
  * must not throw: they run on the admission path, and a permit is already held when they are called.
+ *
+ * <p>One operation's calls all come on its own thread — a permit is released only by the thread that acquired
+ * it — so state kept between {@link #onWaitStarted}, {@link #onAdmitted} and {@link #onReleased} may live in a
+ * {@link ThreadLocal}: gates are never nested, so a thread has at most one operation in flight.
  */
 public interface GateListener {
 
     /** A listener that ignores everything; a gate with it skips taking time stamps. */
     GateListener NONE = new GateListener() {
     };
+
+    /**
+     * An operation took an admission permit and now waits, perhaps not at all, for an execution permit. Followed on
+     * the same thread by exactly one {@link #onAdmitted} or {@link #onRejected} ({@code QUEUE_TIMEOUT} or
+     * {@code INTERRUPTED}); an {@code ADMISSION_FULL} rejection comes without it, as nothing waited.
+     */
+    default void onWaitStarted(String workload) {
+    }
 
     /** An operation got its execution permit after waiting {@code queueWaitNanos} for it. */
     default void onAdmitted(String workload, long queueWaitNanos) {
@@ -29,5 +42,21 @@ public interface GateListener {
      * the outcome recorded on its permit ({@link ExecutionOutcome#FAILED} when none was recorded).
      */
     default void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+    }
+
+    /**
+     * One listener that tells each of {@code listeners}, in order, of every decision: how a gate, whose listener is
+     * fixed when it is built, reports to several observers at once.
+     *
+     * @return {@link #NONE} for no listeners, the only one for one, else one that calls them all
+     */
+    static GateListener composite(List<? extends GateListener> listeners) {
+        List<GateListener> all = listeners.stream().filter(listener -> listener != NONE)
+                .map(GateListener.class::cast).toList();
+        return switch (all.size()) {
+            case 0 -> NONE;
+            case 1 -> all.getFirst();
+            default -> new CompositeGateListener(all.toArray(GateListener[]::new));
+        };
     }
 }

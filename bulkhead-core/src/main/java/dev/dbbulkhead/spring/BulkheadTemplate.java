@@ -212,6 +212,18 @@ public class BulkheadTemplate {
         });
     }
 
+    /**
+     * Changes B and Q of this workload at run time, without blocking: growing takes effect at once; shrinking never
+     * waits and never interrupts running operations — new admissions obey the new limits while those drain.
+     *
+     * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE};
+     *                                  the limits stay as they were
+     * @see AdmissionGate#resize(int, int)
+     */
+    public void resize(int maxConcurrent, int maxQueued) {
+        gate.resize(maxConcurrent, maxQueued);
+    }
+
     /** The workload name. */
     public String workload() {
         return gate.workload();

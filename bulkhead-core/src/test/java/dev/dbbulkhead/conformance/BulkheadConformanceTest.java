@@ -15,6 +15,7 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.jdbc.TransactionLimits;
+import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;

@@ -174,6 +174,41 @@ class AdmissionGateTest {
             catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
         }
 
-        assertThat(heard).containsExactly("admitted orders", "rejected ADMISSION_FULL", "released orders FAILED");
+        assertThat(heard).as("a full gate lets nothing wait").containsExactly("admitted orders",
+                "rejected ADMISSION_FULL", "released orders FAILED");
+    }
+
+    @Test
+    void aCompositeTellsEachListenerInOrderAndAWaitStartsOnlyForAdmittedOperations() throws Exception {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(1).build(),
+                GateListener.composite(List.of(new Recording("first", heard), GateListener.NONE,
+                        new Recording("second", heard))));
+
+        try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
+            heard.clear();
+            // B is taken and the queue wait is zero: the one queue place is tried, and given up at once.
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
+                    .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+        }
+
+        assertThat(heard).containsExactly("first waiting", "second waiting",
+                "first rejected QUEUE_TIMEOUT", "second rejected QUEUE_TIMEOUT");
+        assertThat(GateListener.composite(List.of())).isSameAs(GateListener.NONE);
+        Recording only = new Recording("only", heard);
+        assertThat(GateListener.composite(List.of(GateListener.NONE, only))).isSameAs(only);
+    }
+
+    private record Recording(String name, List<String> heard) implements GateListener {
+
+        @Override
+        public void onWaitStarted(String workload) {
+            heard.add(name + " waiting");
+        }
+
+        @Override
+        public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+            heard.add(name + " rejected " + reason);
+        }
     }
 }

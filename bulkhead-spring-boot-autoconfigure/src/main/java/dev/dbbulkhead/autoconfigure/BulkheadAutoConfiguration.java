@@ -3,6 +3,8 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.util.Comparator;
+import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -39,15 +41,22 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
-            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
+            ObjectProvider<GateInstrumentation> instrumentations) {
         return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
-                transactionManagerCustomizers);
+                transactionManagerCustomizers, instrumentations);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadRegistry bulkheadRegistry(ObjectProvider<BulkheadTemplate> templates) {
-        return new BulkheadRegistry(templates.orderedStream().toList());
+    BulkheadRegistry bulkheadRegistry(ObjectProvider<BulkheadTemplate> templates, BulkheadProperties properties) {
+        // Configuration order, so that reports and the endpoint list workloads as the user wrote them.
+        List<String> configured = List.copyOf(properties.getWorkloads().keySet());
+        Comparator<BulkheadTemplate> inConfigurationOrder = Comparator.comparingInt(template -> {
+            int position = configured.indexOf(template.workload());
+            return position < 0 ? Integer.MAX_VALUE : position;
+        });
+        return new BulkheadRegistry(templates.orderedStream().sorted(inConfigurationOrder).toList());
     }
 
     @Bean

@@ -139,6 +139,9 @@ public class BulkheadProperties {
         /** The transaction that runs inside the gate. */
         private final Transaction transaction = new Transaction();
 
+        /** Retry-After of the HTTP 503 answering a rejection, sent in whole seconds (rounded up); positive. */
+        private Duration retryAfter;
+
         public Integer getMaxConcurrent() {
             return maxConcurrent;
         }
@@ -213,6 +216,14 @@ public class BulkheadProperties {
 
         public Transaction getTransaction() {
             return transaction;
+        }
+
+        public Duration getRetryAfter() {
+            return retryAfter;
+        }
+
+        public void setRetryAfter(Duration retryAfter) {
+            this.retryAfter = retryAfter;
         }
     }
 

@@ -2,8 +2,10 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
@@ -26,19 +28,24 @@ final class BulkheadTemplateFactory {
     private final ObjectProvider<PlatformTransactionManager> primaryTransactionManager;
     private final ObjectProvider<DataSource> primaryDataSource;
     private final ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers;
+    private final ObjectProvider<GateInstrumentation> instrumentations;
     /** One transaction manager per data source named without a transaction manager, shared by its workloads. */
     private final Map<String, PlatformTransactionManager> managersByDataSource = new ConcurrentHashMap<>();
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
                             ObjectProvider<DataSource> primaryDataSource,
-                            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+                            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
+                            ObjectProvider<GateInstrumentation> instrumentations) {
         this.properties = properties;
         this.beanFactory = beanFactory;
         this.primaryTransactionManager = primaryTransactionManager;
         this.primaryDataSource = primaryDataSource;
         this.transactionManagerCustomizers = transactionManagerCustomizers;
+        this.instrumentations = instrumentations;
         WorkloadSettings.ofDefaults(properties);
+        // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
+        WorkloadSettings.retryAfterSeconds(null, properties);
     }
 
     /**
@@ -48,7 +55,12 @@ final class BulkheadTemplateFactory {
      */
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
-        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig());
+        WorkloadSettings.retryAfterSeconds(workload, properties);
+        List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
+        GateListener listener = GateListener.composite(instruments.stream()
+                .map(instrumentation -> instrumentation.listener(workload)).toList());
+        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), listener);
+        instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
         PlatformTransactionManager transactionManager = transactionManager(settings);
         return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.limits(),
                 dataSource(settings, transactionManager));

@@ -97,6 +97,33 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         return (int) timeout.getSeconds();
     }
 
+    /** The Retry-After of a 503 when nothing sets one: long enough for a burst to drain, short enough to retry. */
+    static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(1);
+
+    /** A client told to stay away longer than a day would better be told the service is down. */
+    private static final Duration MAX_RETRY_AFTER = Duration.ofDays(1);
+
+    /**
+     * The Retry-After of workload {@code name}, or of the defaults for a null name, in whole seconds rounded up.
+     *
+     * @throws BulkheadConfigurationException when the value is not above zero, or longer than a day
+     */
+    static long retryAfterSeconds(String name, BulkheadProperties properties) {
+        Workload own = name == null ? new Workload() : properties.getWorkloads().getOrDefault(name, new Workload());
+        String prefix = name == null ? DEFAULTS_PREFIX : BulkheadProperties.PREFIX + ".workloads." + name + ".";
+        Setting<Duration> retryAfter = new Resolver(prefix, own, properties.getDefaults())
+                .setting("retry-after", Workload::getRetryAfter, DEFAULT_RETRY_AFTER);
+        return validate(retryAfter, WorkloadSettings::wholeSecondsRoundedUp);
+    }
+
+    private static long wholeSecondsRoundedUp(Duration retryAfter) {
+        if (!retryAfter.isPositive() || retryAfter.compareTo(MAX_RETRY_AFTER) > 0) {
+            throw new IllegalArgumentException("the Retry-After must be above 0s and at most " + MAX_RETRY_AFTER
+                    + " (it is sent in whole seconds, rounded up), was " + retryAfter);
+        }
+        return retryAfter.getSeconds() + (retryAfter.getNano() > 0 ? 1 : 0);
+    }
+
     /** Applies {@code check} to the setting's value, reporting its refusal under the setting's property. */
     static <T, R> R validate(Setting<T> setting, Function<T, R> check) {
         try {

@@ -35,7 +35,7 @@ import org.springframework.transaction.TransactionDefinition;
 
 class BulkheadAutoConfigurationTests {
 
-    private static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
+    static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
             TransactionAutoConfiguration.class);
 
@@ -215,6 +215,8 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.fleet.max-instances=0 | Invalid value '0' for property 'db.bulkhead.fleet.max-instances' | between 1 and 2147483647
             db.bulkhead.fleet.other-connections=-2 | Invalid value '-2' for property 'db.bulkhead.fleet.other-connections' | between 0 and 2147483647
             db.bulkhead.budget.mode=sometimes | Property: db.bulkhead.budget.mode | WARN
+            db.bulkhead.workloads.orders.retry-after=0s | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most PT24H
+            db.bulkhead.defaults.retry-after=2d | Invalid value 'PT48H' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most PT24H
             """)
     void aBadValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
                                                                                     String names, String allowed) {
@@ -264,14 +266,15 @@ class BulkheadAutoConfigurationTests {
                 "db.bulkhead.defaults.queue-wait", "db.bulkhead.defaults.capture-stack-trace",
                 "db.bulkhead.defaults.transaction.isolation", "db.bulkhead.defaults.transaction.read-only",
                 "db.bulkhead.defaults.transaction.timeout", "db.bulkhead.defaults.data-source",
-                "db.bulkhead.defaults.transaction-manager");
+                "db.bulkhead.defaults.transaction-manager", "db.bulkhead.defaults.retry-after");
         assertThat(properties.values()).allSatisfy(property -> assertThat(property.getDescription()).isNotBlank());
         Map<String, Object> builtInDefaults = Map.of(
                 "db.bulkhead.enabled", true,
                 "db.bulkhead.defaults.max-concurrent", GateConfig.DEFAULT_MAX_CONCURRENT,
                 "db.bulkhead.defaults.max-queued", GateConfig.DEFAULT_MAX_QUEUED,
                 "db.bulkhead.defaults.queue-wait", GateConfig.DEFAULT_QUEUE_WAIT.toMillis() + "ms",
-                "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE);
+                "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE,
+                "db.bulkhead.defaults.retry-after", WorkloadSettings.DEFAULT_RETRY_AFTER.toSeconds() + "s");
         builtInDefaults.forEach((name, builtIn) ->
                 assertThat(properties.get(name).getDefaultValue()).as(name).isEqualTo(builtIn));
         assertThat(properties.get("db.bulkhead.workloads").getType())

@@ -1,10 +1,11 @@
 package dev.dbbulkhead.autoconfigure.budget;
 
+import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -21,18 +22,17 @@ public record PoolLimits(String name, int maximumPoolSize, Duration connectionTi
 
     /** The limits of {@code dataSource} when it is (or wraps) a HikariCP pool; empty for any other kind. */
     public static Optional<PoolLimits> of(DataSource dataSource) {
-        if (!HIKARI_PRESENT || dataSource == null) {
-            return Optional.empty();
-        }
-        try {
-            if (!dataSource.isWrapperFor(HikariDataSource.class)) {
-                return Optional.empty();
-            }
-            HikariDataSource hikari = dataSource.unwrap(HikariDataSource.class);
-            return Optional.of(new PoolLimits(hikari.getPoolName(), hikari.getMaximumPoolSize(),
-                    Duration.ofMillis(hikari.getConnectionTimeout())));
-        } catch (SQLException notAPool) {
-            return Optional.empty();
+        return HIKARI_PRESENT && dataSource != null ? Hikari.limits(dataSource) : Optional.empty();
+    }
+
+    /** Loaded only when HikariCP is on the class path. */
+    private static final class Hikari {
+
+        static Optional<PoolLimits> limits(DataSource dataSource) {
+            return Optional.ofNullable(DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class,
+                            HikariDataSource.class))
+                    .map(pool -> new PoolLimits(pool.getPoolName(), pool.getMaximumPoolSize(),
+                            Duration.ofMillis(pool.getConnectionTimeout())));
         }
     }
 }

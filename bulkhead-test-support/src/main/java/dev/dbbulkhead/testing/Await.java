@@ -1,4 +1,4 @@
-package dev.dbbulkhead.conformance;
+package dev.dbbulkhead.testing;
 
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
@@ -8,14 +8,15 @@ import java.util.function.BooleanSupplier;
  * Waits for a state that another thread is about to reach (a waiter parked, a permit back). Only the state
  * is asserted, never how long it took; the limit only turns a hang into a failure with a message.
  */
-final class Await {
+public final class Await {
 
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
     private Await() {
     }
 
-    static void until(String state, BooleanSupplier reached) {
+    /** Returns once {@code reached} holds; fails naming {@code state} if it never does. */
+    public static void until(String state, BooleanSupplier reached) {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!reached.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {

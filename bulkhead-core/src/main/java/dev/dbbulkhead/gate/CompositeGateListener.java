@@ -1,0 +1,42 @@
+package dev.dbbulkhead.gate;
+
+import dev.dbbulkhead.ExecutionOutcome;
+import dev.dbbulkhead.RejectionReason;
+
+/** Tells several listeners, in order; see {@link GateListener#composite}. An array: this runs on every admission. */
+final class CompositeGateListener implements GateListener {
+
+    private final GateListener[] listeners;
+
+    CompositeGateListener(GateListener[] listeners) {
+        this.listeners = listeners;
+    }
+
+    @Override
+    public void onWaitStarted(String workload) {
+        for (GateListener listener : listeners) {
+            listener.onWaitStarted(workload);
+        }
+    }
+
+    @Override
+    public void onAdmitted(String workload, long queueWaitNanos) {
+        for (GateListener listener : listeners) {
+            listener.onAdmitted(workload, queueWaitNanos);
+        }
+    }
+
+    @Override
+    public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+        for (GateListener listener : listeners) {
+            listener.onRejected(workload, reason, queueWaitNanos);
+        }
+    }
+
+    @Override
+    public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+        for (GateListener listener : listeners) {
+            listener.onReleased(workload, outcome, heldNanos);
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code dbbulkheads} actuator endpoint, when the actuator is on the class path and the endpoint is exposed. */
+@AutoConfiguration(after = BulkheadAutoConfiguration.class)
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean(BulkheadRegistry.class)
+@ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
+public final class BulkheadEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WorkloadTotals bulkheadWorkloadTotals() {
+        return new WorkloadTotals();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
+                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget) {
+        return new BulkheadsEndpoint(registry, totals, beanFactory, budget);
+    }
+}

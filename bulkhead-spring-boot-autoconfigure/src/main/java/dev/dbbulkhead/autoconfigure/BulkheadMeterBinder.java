@@ -1,0 +1,147 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.ExecutionOutcome;
+import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateListener;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.ToDoubleFunction;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * The {@code db.bulkhead.*} meters of every workload, each tagged {@code workload}. Counters and timers are
+ * registered once per workload (and per reason or outcome), so recording costs no tag building; gauges hold their
+ * gate strongly, so they never go blank while the gate lives. A workload's meters are removed when its bulkhead is
+ * closed, that is when this bean is destroyed with the application context.
+ */
+public final class BulkheadMeterBinder implements GateInstrumentation, DisposableBean {
+
+    static final String ADMITTED = "db.bulkhead.admitted";
+    static final String REJECTED = "db.bulkhead.rejected";
+    static final String QUEUE_WAIT = "db.bulkhead.queue.wait";
+    static final String EXECUTION = "db.bulkhead.execution";
+    static final String ACTIVE = "db.bulkhead.active";
+    static final String WAITING = "db.bulkhead.waiting";
+    static final String LIMIT = "db.bulkhead.limit";
+
+    private final MeterRegistry registry;
+    /** The meters each workload registered, to remove them with it. */
+    private final Map<String, Queue<Meter>> metersByWorkload = new ConcurrentHashMap<>();
+
+    public BulkheadMeterBinder(MeterRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public GateListener listener(String workload) {
+        return new WorkloadMeters(workload);
+    }
+
+    @Override
+    public void gateBuilt(AdmissionGate gate) {
+        gauge(gate, ACTIVE, "Operations holding an execution permit, from requesting the connection to its cleanup",
+                Tags.empty(), AdmissionGate::active);
+        gauge(gate, WAITING, "Operations admitted and still waiting for an execution permit",
+                Tags.empty(), AdmissionGate::waiting);
+        String limitDescription = "The limits in force: kind=concurrent is B (execution permits), kind=queued is Q"
+                + " (admissions beyond B); they change when the bulkhead is resized";
+        gauge(gate, LIMIT, limitDescription, Tags.of("kind", "concurrent"), g -> g.config().maxConcurrent());
+        gauge(gate, LIMIT, limitDescription, Tags.of("kind", "queued"), g -> g.config().maxQueued());
+    }
+
+    /** Removes the meters of every workload: their bulkheads close with the application context. */
+    @Override
+    public void destroy() {
+        metersByWorkload.keySet().forEach(this::unbind);
+    }
+
+    /** Removes the meters of {@code workload} from the registry. */
+    public void unbind(String workload) {
+        Queue<Meter> meters = metersByWorkload.remove(workload);
+        if (meters != null) {
+            meters.forEach(registry::remove);
+        }
+    }
+
+    private void gauge(AdmissionGate gate, String name, String description, Tags tags,
+                       ToDoubleFunction<AdmissionGate> value) {
+        bound(gate.workload(), Gauge.builder(name, gate, value).strongReference(true).description(description)
+                .tag("workload", gate.workload()).tags(tags).register(registry));
+    }
+
+    /**
+     * One meter per value of an enum, tagged with the workload and registered, indexed by the value's ordinal, so
+     * recording looks nothing up.
+     */
+    private <E extends Enum<E>, M extends Meter> M[] onePerValue(String workload, E[] values,
+            Function<E, Meter.MeterProvider<M>> meters, IntFunction<M[]> array) {
+        return Arrays.stream(values).map(value -> bound(workload, meters.apply(value).withTag("workload", workload)))
+                .toArray(array);
+    }
+
+    private <M extends Meter> M bound(String workload, M meter) {
+        metersByWorkload.computeIfAbsent(workload, name -> new ConcurrentLinkedQueue<>()).add(meter);
+        return meter;
+    }
+
+    /** One workload's counters and timers, resolved up front. */
+    private final class WorkloadMeters implements GateListener {
+
+        private final Counter admitted;
+        private final Counter[] rejectedByReason;
+        private final Timer queueWait;
+        private final Timer[] executionByOutcome;
+
+        WorkloadMeters(String workload) {
+            admitted = bound(workload, Counter.builder(ADMITTED)
+                    .description("Operations that got an execution permit and ran")
+                    .tag("workload", workload).register(registry));
+            String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
+                    + " = no execution permit within the queue wait, interrupted = interrupted waiting";
+            rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
+                    .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
+                    Counter[]::new);
+            queueWait = bound(workload, Timer.builder(QUEUE_WAIT)
+                    .description("Wait of an admitted operation for its execution permit, until it got one or gave up")
+                    .tag("workload", workload).register(registry));
+            String executionDescription = "Time an operation held its execution permit, from requesting the"
+                    + " connection to its cleanup, by how its transaction ended";
+            executionByOutcome = onePerValue(workload, ExecutionOutcome.values(), outcome -> Timer.builder(EXECUTION)
+                    .description(executionDescription).tag("outcome", outcome.tagValue()).withRegistry(registry),
+                    Timer[]::new);
+        }
+
+        @Override
+        public void onAdmitted(String workload, long queueWaitNanos) {
+            admitted.increment();
+            queueWait.record(queueWaitNanos, TimeUnit.NANOSECONDS);
+        }
+
+        @Override
+        public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+            rejectedByReason[reason.ordinal()].increment();
+            if (reason != RejectionReason.ADMISSION_FULL) {
+                // A full gate refuses before anything waits: only those that waited have a queue wait.
+                queueWait.record(queueWaitNanos, TimeUnit.NANOSECONDS);
+            }
+        }
+
+        @Override
+        public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+            executionByOutcome[outcome.ordinal()].record(heldNanos, TimeUnit.NANOSECONDS);
+        }
+    }
+}

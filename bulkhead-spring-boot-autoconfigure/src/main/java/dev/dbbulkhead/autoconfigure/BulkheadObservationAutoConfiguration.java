@@ -1,0 +1,23 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** Observations of every admitted operation, when the application has an {@link ObservationRegistry}. */
+@AutoConfiguration(after = BulkheadAutoConfiguration.class,
+        afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBean({ObservationRegistry.class, BulkheadRegistry.class})
+public final class BulkheadObservationAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadObservations bulkheadObservations(ObservationRegistry registry) {
+        return new BulkheadObservations(registry);
+    }
+}

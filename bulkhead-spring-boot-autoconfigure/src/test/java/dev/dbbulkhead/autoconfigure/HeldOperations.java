@@ -1,0 +1,61 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * Operations of a workload admitted on virtual threads of their own and held inside their transaction until
+ * released, as long-running work holds its permits; each can be released on its own.
+ */
+final class HeldOperations implements AutoCloseable {
+
+    private final List<CountDownLatch> releases = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    /** What the held operations threw, if anything: a test fails on it instead of missing it. */
+    final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+
+    /** Starts {@code count} operations on {@code template} and returns once all of them run. */
+    static HeldOperations hold(BulkheadTemplate template, int count) throws InterruptedException {
+        HeldOperations held = new HeldOperations();
+        CountDownLatch running = new CountDownLatch(count);
+        for (int i = 0; i < count; i++) {
+            CountDownLatch release = new CountDownLatch(1);
+            held.releases.add(release);
+            held.threads.add(Thread.ofVirtual().start(() -> {
+                try {
+                    template.executeWithoutResult(status -> {
+                        running.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                } catch (Throwable failure) {
+                    held.failures.add(failure);
+                    running.countDown();
+                }
+            }));
+        }
+        running.await();
+        return held;
+    }
+
+    /** Lets operation {@code index} finish and waits until it has given its permits back. */
+    void release(int index) throws InterruptedException {
+        releases.get(index).countDown();
+        threads.get(index).join();
+    }
+
+    /** Lets every operation finish and waits until all have given their permits back. */
+    @Override
+    public void close() throws InterruptedException {
+        for (int i = 0; i < threads.size(); i++) {
+            release(i);
+        }
+    }
+}
