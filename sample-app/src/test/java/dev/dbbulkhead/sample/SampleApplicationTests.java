@@ -1,0 +1,100 @@
+package dev.dbbulkhead.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.testing.Await;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.test.context.SpringBootTest;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The sample as a newcomer runs it: on a random port, on its own embedded PostgreSQL, called over real HTTP.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class SampleApplicationTests {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Test
+    void anOrderIsPlacedAndReadBack() throws Exception {
+        HttpResponse<String> placed = send(HttpRequest.newBuilder(uri("/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"productId\":3,\"quantity\":2}")).build());
+
+        assertThat(placed.statusCode()).isEqualTo(201);
+        long id = json(placed).get("id").asLong();
+        HttpResponse<String> read = get("/orders/" + id);
+        assertThat(read.statusCode()).isEqualTo(200);
+        assertThat(json(read).get("quantity").asInt()).isEqualTo(2);
+        assertThat(get("/reports/sales?heavyMillis=0").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aReportsFloodIsAnswered503WithRetryAfterAndShowsInTheEndpointAndTheMeters() throws Exception {
+        // reports has B=2 and no queue: two slow reports take both places, the third is refused at once.
+        List<CompletableFuture<HttpResponse<String>>> slow = List.of(slowReport(), slowReport());
+        Await.until("both reports running", () -> reportsActive() == 2);
+
+        HttpResponse<String> refused = get("/reports/sales?heavyMillis=0");
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.headers().firstValue("Retry-After")).hasValue("1");
+        assertThat(json(refused).get("workload").asString()).isEqualTo("reports");
+        assertThat(json(refused).get("reason").asString()).isEqualTo("ADMISSION_FULL");
+        for (CompletableFuture<HttpResponse<String>> report : slow) {
+            assertThat(report.get().statusCode()).isEqualTo(200);
+        }
+        JsonNode reports = json(get("/actuator/dbbulkheads/reports"));
+        assertThat(reports.get("rejected").get("full").asLong()).isPositive();
+        assertThat(reports.get("active").asInt()).isZero();
+        HttpResponse<String> meter = get("/actuator/metrics/db.bulkhead.rejected?tag=workload:reports&tag=reason:full");
+        assertThat(json(meter).get("measurements").get(0).get("value").asDouble()).isPositive();
+        assertThat(get("/actuator/prometheus").body())
+                .contains("db_bulkhead_rejected_total{reason=\"full\",workload=\"reports\"}")
+                .contains("hikaricp_connections_active{pool=\"shop\"}");
+        assertThat(json(get("/actuator/health")).get("status").asString()).isEqualTo("UP");
+    }
+
+    private CompletableFuture<HttpResponse<String>> slowReport() {
+        return http.sendAsync(HttpRequest.newBuilder(uri("/reports/sales?heavyMillis=2000")).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int reportsActive() {
+        try {
+            return json(get("/actuator/dbbulkheads/reports")).get("active").asInt();
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpResponse<String> get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+    }
+
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        return http.send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    private static JsonNode json(HttpResponse<String> response) {
+        return JSON.readTree(response.body());
+    }
+}
