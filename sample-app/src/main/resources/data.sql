@@ -1,6 +1,4 @@
-INSERT INTO product (id, name, stock) VALUES
-    (1, 'espresso beans', 1000000),
-    (2, 'filter papers', 1000000),
-    (3, 'grinder', 1000000),
-    (4, 'kettle', 1000000)
+-- A thousand products, so that concurrent orders rarely wait for each other's row locks.
+INSERT INTO product (id, name, stock)
+SELECT n, 'product ' || n, 1000000 FROM generate_series(1, 1000) AS n
 ON CONFLICT (id) DO NOTHING;

@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
@@ -96,8 +97,8 @@ public final class LoadCommand {
         HttpRequest request = workload.equals("orders")
                 ? HttpRequest.newBuilder(URI.create(baseUrl + "/orders")).timeout(Duration.ofSeconds(10))
                         .header("content-type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"productId\":" + (1 + (System.nanoTime() & 3))
-                                + ",\"quantity\":1}")).build()
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"productId\":"
+                                + ThreadLocalRandom.current().nextInt(1, 1001) + ",\"quantity\":1}")).build()
                 : HttpRequest.newBuilder(URI.create(baseUrl + "/reports/sales?heavyMillis=200"))
                         .timeout(Duration.ofSeconds(10)).GET().build();
         long start = System.nanoTime();
