@@ -209,6 +209,8 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
             db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
+            db.bulkhead.workloads.orders.queue-wait=soon | Property: db.bulkhead.workloads.orders.queue-wait | Value: "soon"
+            db.bulkhead.defaults.deadline=1 fortnight | Property: db.bulkhead.defaults.deadline | Value: "1 fortnight"
             db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value 'PT0.0015S' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.defaults.lock-timeout=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.workloads.orders.deadline=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.deadline' | whole number of milliseconds between 1ms and 2147483647ms
