@@ -22,8 +22,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class AdmissionGate {
 
-    /** The permit the current thread holds, of whichever gate: gates are never nested. */
-    private static final ThreadLocal<Permit> HELD_PERMIT = new ThreadLocal<>();
+    /**
+     * The gate whose permit the current thread holds, of whichever gate: gates are never nested. Cleared by
+     * setting null rather than by {@code remove()}: removing drops the thread's map entry, so the next admission
+     * would allocate a new one, a weak reference the collector must process — on every admission. Holding the
+     * gate rather than the permit lets the permit stay local to its try-with-resources block.
+     */
+    private static final ThreadLocal<AdmissionGate> HELD_GATE = new ThreadLocal<>();
 
     private final String workload;
     private final ResizableSemaphore execution;
@@ -96,7 +101,7 @@ public final class AdmissionGate {
                 throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
             }
             Permit permit = new Permit(this, now);
-            HELD_PERMIT.set(permit);
+            HELD_GATE.set(this);
             listener.onAdmitted(workload, now - waitStart);
             handedOut = true;
             return permit;
@@ -107,7 +112,7 @@ public final class AdmissionGate {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 if (executing) {
-                    HELD_PERMIT.remove();
+                    HELD_GATE.set(null);
                     execution.release();
                 }
                 admission.release();
@@ -117,7 +122,7 @@ public final class AdmissionGate {
 
     /** Called once per permit, by its owner thread ({@link Permit#close()} sees to both). */
     void release(long admittedAtNanos) {
-        HELD_PERMIT.remove();
+        HELD_GATE.set(null);
         // Execution first: a queued waiter takes it before a newcomer can take the admission slot.
         execution.release();
         admission.release();
@@ -155,7 +160,7 @@ public final class AdmissionGate {
     }
 
     private void refuseMisuse() {
-        Permit held = HELD_PERMIT.get();
+        AdmissionGate held = HELD_GATE.get();
         if (held != null) {
             throw new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
                     "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
