@@ -91,6 +91,15 @@ public final class AdmissionGate {
         if (!admission.tryAcquire()) {
             throw reject(RejectionReason.ADMISSION_FULL, 0L);
         }
+        return awaitExecution();
+    }
+
+    /**
+     * The rest of {@link #acquire()}, once the admission permit is held: kept apart so that {@code acquire()} stays
+     * small enough to be inlined into its caller, where an immediate refusal is thrown and caught in one compiled
+     * frame instead of being unwound across a call.
+     */
+    private Permit awaitExecution() {
         long waitStart = timed ? System.nanoTime() : 0L;
         boolean executing = false;
         boolean handedOut = false;
@@ -162,17 +171,25 @@ public final class AdmissionGate {
     private void refuseMisuse() {
         AdmissionGate held = HELD_GATE.get();
         if (held != null) {
-            throw new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                    "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
-                            + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
-                            + " non-transactional entry point, and call the rest from there.");
+            throw reentrantEntry(held);
         }
         if (AmbientTransactions.activeOnCurrentThread()) {
-            throw new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
-                    "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
-                            + " before the transaction starts. Move the bulkhead to a non-transactional entry"
-                            + " method that calls the transactional code.");
+            throw entryInsideTransaction();
         }
+    }
+
+    private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
+        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
+                "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
+                        + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
+                        + " non-transactional entry point, and call the rest from there.");
+    }
+
+    private BulkheadMisuseException entryInsideTransaction() {
+        return new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
+                "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
+                        + " before the transaction starts. Move the bulkhead to a non-transactional entry"
+                        + " method that calls the transactional code.");
     }
 
     private BulkheadRejectedException reject(RejectionReason reason, long queueWaitNanos) {
