@@ -69,8 +69,9 @@ public final class GateCostRun {
         StringBuilder text = new StringBuilder()
                 .append("JMH ").append(effort).append(": 1 fork, ").append(effort.warmups).append(" × ")
                 .append(effort.time).append(" warm-up, ").append(effort.measurements).append(" × ")
-                .append(effort.time).append(" measurement; average time per operation in ns (± 99.9 % error); ")
-                .append("× = ratio to the bare Semaphore floor in the same column. Load average ")
+                .append(effort.time).append(" measurement; mean time per operation in ns ± 99.9 % error, ")
+                .append("(in brackets: the fastest iteration, the one least disturbed by other processes); × = ratio to ")
+                .append("the bare Semaphore floor in the same column, of means (of fastest iterations). Load average ")
                 .append(number(loadBefore, 2)).append(" before, ").append(number(loadAfter, 2)).append(" after.\n\n")
                 .append("### Admit + release of an empty operation\n\n")
                 .append(table(admitRelease)).append("\n### One refusal (the only permit is held by another thread)\n\n")
@@ -124,12 +125,22 @@ public final class GateCostRun {
                     continue;
                 }
                 double score = result.getPrimaryResult().getScore();
-                cells.add(number(score, 1) + " ± " + number(result.getPrimaryResult().getScoreError(), 1));
-                cells.add(floor == null ? "–" : number(score / floor.getPrimaryResult().getScore(), 2));
+                cells.add(number(score, 1) + " ± " + number(result.getPrimaryResult().getScoreError(), 1)
+                        + " (" + number(bestIteration(result), 1) + ")");
+                cells.add(floor == null ? "–" : number(score / floor.getPrimaryResult().getScore(), 2)
+                        + " (" + number(bestIteration(result) / bestIteration(floor), 2) + ")");
             }
             table.row(cells.toArray());
         }
         return table.toString();
+    }
+
+    /** The fastest measurement iteration: on a shared machine, the one least disturbed by other processes. */
+    private static double bestIteration(RunResult result) {
+        return result.getBenchmarkResults().stream()
+                .flatMap(benchmark -> benchmark.getIterationResults().stream())
+                .mapToDouble(iteration -> iteration.getPrimaryResult().getScore())
+                .min().orElse(Double.NaN);
     }
 
     private static void chart(Map<String, Map<Contender, RunResult>> columns, Path file, String title)

@@ -94,19 +94,23 @@ public final class OpenLoopLoad {
             long start = clock.elapsed();
             occupancy.arrived();
             Outcome outcome;
+            Throwable failure = null;
             try {
                 call.run();
                 outcome = Outcome.COMMITTED;
             } catch (Throwable thrown) {
                 outcome = Outcome.of(thrown);
-                if (outcome == Outcome.FAILED) {
-                    log.failed(thrown);
-                }
+                failure = thrown;
             } finally {
                 occupancy.left();
             }
             long end = clock.elapsed();
-            log.record(slot, start, end - start, clock.abandoned ? Outcome.ABANDONED : outcome);
+            // Whatever a caller still inside at the end met (often the harness's own interrupt) is abandonment.
+            Outcome counted = clock.abandoned ? Outcome.ABANDONED : outcome;
+            if (counted == Outcome.FAILED) {
+                log.failed(failure);
+            }
+            log.record(slot, start, end - start, counted);
         });
     }
 

@@ -67,7 +67,7 @@ public final class Charts {
         Axis y = logY ? Axis.logarithmic(Math.max(minY, 0.1), maxY) : Axis.linear(maxY);
         Canvas canvas = new Canvas(title, xLabel, yLabel);
         canvas.yAxis(y);
-        double xMax = Math.max(maxX, 1e-9);
+        double xMax = niceCeiling(maxX);
         for (int tick = 0; tick <= 5; tick++) {
             double x = xMax * tick / 5;
             canvas.xTick(canvas.plotX(x / xMax), format(x));
@@ -136,6 +136,20 @@ public final class Charts {
         }
         canvas.references(references, y, bars.size());
         canvas.write(file);
+    }
+
+    /** The smallest of 1, 2, 2.5, 5 or 10 times a power of ten at or above {@code value}, for round ticks. */
+    private static double niceCeiling(double value) {
+        if (value <= 0) {
+            return 1;
+        }
+        double decade = Math.pow(10, Math.floor(Math.log10(value)));
+        for (double step : new double[] {1, 2, 2.5, 5, 10}) {
+            if (step * decade >= value) {
+                return step * decade;
+            }
+        }
+        return 10 * decade;
     }
 
     private static String format(double value) {
