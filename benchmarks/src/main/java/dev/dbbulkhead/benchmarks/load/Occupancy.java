@@ -22,6 +22,8 @@ public final class Occupancy {
     private final LongAccumulator parkedPeak = new LongAccumulator(Math::max, 0);
     private final LongAccumulator heapPeak = new LongAccumulator(Math::max, 0);
     private final List<long[]> parkedSamples = new ArrayList<>();
+    private long executingSampled;
+    private int samplesWhileLoaded;
 
     /** Runs the transaction's work, counted as executing. */
     public <T> T executing(SqlCall<T> work) throws SQLException {
@@ -48,7 +50,12 @@ public final class Occupancy {
 
     /** Called by the sampler thread alone. */
     void sample(long atNanos) {
-        long parked = Math.max(0, inFlight.get() - executing.get());
+        int executingNow = executing.get();
+        long parked = Math.max(0, inFlight.get() - executingNow);
+        if (inFlight.get() > 0) {
+            executingSampled += executingNow;
+            samplesWhileLoaded++;
+        }
         parkedPeak.accumulate(parked);
         heapPeak.accumulate(MEMORY.getHeapMemoryUsage().getUsed());
         parkedSamples.add(new long[] {atNanos, parked});
@@ -57,6 +64,15 @@ public final class Occupancy {
     /** The most callers parked at once, seen at an arrival or a sample. */
     public long parkedPeak() {
         return parkedPeak.get();
+    }
+
+    /**
+     * How many callers were executing on average while any caller was in flight: how busy the guard kept the
+     * connections. At P, the guard wastes no capacity and any shortfall in commits is the transactions' own
+     * slowness (CPU, database); below P, the guard left connections idle.
+     */
+    public double meanExecuting() {
+        return samplesWhileLoaded == 0 ? 0 : (double) executingSampled / samplesWhileLoaded;
     }
 
     /** The most heap in use at a sample, garbage included. */

@@ -18,13 +18,27 @@ public enum Outcome {
 
     /** Classifies what a call threw. Every guard's refusal is a {@link RejectedExecutionException}, or Resilience4j's. */
     public static Outcome of(Throwable thrown) {
-        if (thrown instanceof RejectedExecutionException
-                || thrown instanceof io.github.resilience4j.bulkhead.BulkheadFullException) {
+        if (isA(thrown, RejectedExecutionException.class)
+                || isA(thrown, io.github.resilience4j.bulkhead.BulkheadFullException.class)) {
             return REJECTED;
         }
         if (thrown instanceof SQLTransientConnectionException) {
             return POOL_TIMEOUT;
         }
         return FAILED;
+    }
+
+    /**
+     * Walks the class chain rather than using {@code instanceof}: full runs counted a few hundred Spring
+     * {@code InvocationRejectedException}s (a {@code RejectedExecutionException}) as failures, which this
+     * classification must rule out whatever the cause.
+     */
+    private static boolean isA(Throwable thrown, Class<? extends Throwable> kind) {
+        for (Class<?> type = thrown.getClass(); type != null; type = type.getSuperclass()) {
+            if (type == kind) {
+                return true;
+            }
+        }
+        return false;
     }
 }

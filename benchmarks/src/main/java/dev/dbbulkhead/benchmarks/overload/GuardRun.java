@@ -16,6 +16,7 @@ import java.util.Map;
  * @param successes                   latency of the committed calls
  * @param refusals                    latency of the calls refused by the guard or timed out by the pool
  * @param parkedPeak                  the most callers in flight but not executing, at once
+ * @param meanExecuting               callers executing (holding a connection), averaged over 10 ms samples
  * @param heapPeakBytes               the most heap in use at a 10 ms sample
  * @param successP99OverTime          (seconds since start, p99 ms of the commits started in that slice)
  * @param parkedOverTime              (seconds since start, callers parked)
@@ -24,7 +25,7 @@ import java.util.Map;
  */
 public record GuardRun(TransactionGuard guard, int offered, Map<Outcome, Integer> counts, double committedPerSecond,
                        double committedWithinSloPerSecond, LatencySummary successes, LatencySummary refusals,
-                       long parkedPeak, long heapPeakBytes, List<double[]> successP99OverTime,
+                       long parkedPeak, double meanExecuting, long heapPeakBytes, List<double[]> successP99OverTime,
                        List<double[]> parkedOverTime, double loadAverage,
                        Throwable firstFailure) {
 

@@ -83,7 +83,8 @@ public final class OverloadScenario {
                     log.committedEndingBetween(0, windowNanos, slo.toNanos()) / windowSeconds,
                     LatencySummary.ofNanos(log.latencies(Outcome.COMMITTED)),
                     LatencySummary.ofNanos(log.latencies(Outcome.REJECTED, Outcome.POOL_TIMEOUT)),
-                    occupancy.parkedPeak(), occupancy.heapPeakBytes(), successP99OverTime(log, windowNanos),
+                    occupancy.parkedPeak(), occupancy.meanExecuting(), occupancy.heapPeakBytes(),
+                    successP99OverTime(log, windowNanos),
                     parkedOverTime(occupancy), RunConditions.loadAverage(), log.firstFailure());
         }
     }

@@ -169,7 +169,7 @@ public final class Charts {
     private record Axis(boolean log, double min, double max) {
 
         static Axis linear(double max) {
-            return new Axis(false, 0, max <= 0 ? 1 : max * 1.1);
+            return new Axis(false, 0, niceCeiling(max * 1.05));
         }
 
         static Axis logarithmic(double min, double max) {

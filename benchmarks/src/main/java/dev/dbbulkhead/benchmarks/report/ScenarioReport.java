@@ -46,7 +46,8 @@ public final class ScenarioReport {
                 .append(number(successP99Target, 1)).append(" ms.\n\n");
         MarkdownTable table = new MarkdownTable("guard", "offered", "commits/s", "of capacity",
                 "commits/s within SLO", "of capacity", "success p50 / p99 / max ms", "refusal p50 / p99 ms",
-                "rejected", "pool timeouts", "abandoned", "failed", "most parked", "peak heap MiB", "load avg");
+                "rejected", "pool timeouts", "abandoned", "failed", "most parked", "connections busy (mean)",
+                "peak heap MiB", "load avg");
         for (GuardRun run : result.runs()) {
             table.row(run.guard().label(), run.offered(), number(run.committedPerSecond(), 0),
                     percent(run.committedPerSecond() / result.capacityPerSecond()),
@@ -54,7 +55,8 @@ public final class ScenarioReport {
                     percent(run.committedWithinSloPerSecond() / result.capacityPerSecond()),
                     triple(run.successes()), number(run.refusals().p50(), 2) + " / " + number(run.refusals().p99(), 2),
                     run.count(Outcome.REJECTED), run.count(Outcome.POOL_TIMEOUT), run.count(Outcome.ABANDONED),
-                    run.count(Outcome.FAILED), run.parkedPeak(), number(run.heapPeakBytes() / MIB, 0),
+                    run.count(Outcome.FAILED), run.parkedPeak(), number(run.meanExecuting(), 1),
+                    number(run.heapPeakBytes() / MIB, 0),
                     number(run.loadAverage(), 2));
         }
         text.append(table);
