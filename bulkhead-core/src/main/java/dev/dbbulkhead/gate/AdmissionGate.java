@@ -24,8 +24,13 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class AdmissionGate {
 
-    /** The permit the current thread holds, of whichever gate: gates are never nested. */
-    private static final ThreadLocal<Permit> HELD_PERMIT = new ThreadLocal<>();
+    /**
+     * The gate whose permit the current thread holds, of whichever gate: gates are never nested. Cleared by
+     * setting null rather than by {@code remove()}: removing drops the thread's map entry, so the next admission
+     * would allocate a new one, a weak reference the collector must process — on every admission. Holding the
+     * gate rather than the permit lets the permit stay local to its try-with-resources block.
+     */
+    private static final ThreadLocal<AdmissionGate> HELD_GATE = new ThreadLocal<>();
 
     private final String workload;
     private final ResizableSemaphore execution;
@@ -84,7 +89,11 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        return admit(queueWaitNanos, 0L, false);
+        refuseMisuse();
+        if (!admission.tryAcquire()) {
+            throw reject(RejectionReason.ADMISSION_FULL, 0L);
+        }
+        return awaitExecution(queueWaitNanos, 0L, false);
     }
 
     /**
@@ -102,14 +111,19 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateLimits.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
-        return admit(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
-    }
-
-    private Permit admit(long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         refuseMisuse();
         if (!admission.tryAcquire()) {
             throw reject(RejectionReason.ADMISSION_FULL, 0L);
         }
+        return awaitExecution(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
+    }
+
+    /**
+     * The rest of an acquisition, once the admission permit is held: kept apart so that {@link #acquire()} stays
+     * small enough to be inlined into its caller, where an immediate refusal is thrown and caught in one compiled
+     * frame instead of being unwound across a call.
+     */
+    private Permit awaitExecution(long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
         boolean executing = false;
@@ -124,7 +138,7 @@ public final class AdmissionGate {
                 throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
             }
             Permit permit = new Permit(this, now, hasDeadline ? deadlineNanos : Permit.NO_DEADLINE, hasDeadline);
-            HELD_PERMIT.set(permit);
+            HELD_GATE.set(this);
             listener.onAdmitted(workload, now - waitStart);
             handedOut = true;
             return permit;
@@ -135,7 +149,7 @@ public final class AdmissionGate {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 if (executing) {
-                    HELD_PERMIT.remove();
+                    HELD_GATE.set(null);
                     execution.release();
                 }
                 admission.release();
@@ -145,7 +159,7 @@ public final class AdmissionGate {
 
     /** Called once per permit, by its owner thread ({@link Permit#close()} sees to both). */
     void release(long admittedAtNanos, ExecutionOutcome outcome) {
-        HELD_PERMIT.remove();
+        HELD_GATE.set(null);
         // Execution first: a queued waiter takes it before a newcomer can take the admission slot.
         execution.release();
         admission.release();
@@ -183,19 +197,27 @@ public final class AdmissionGate {
     }
 
     private void refuseMisuse() {
-        Permit held = HELD_PERMIT.get();
+        AdmissionGate held = HELD_GATE.get();
         if (held != null) {
-            throw new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                    "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
-                            + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
-                            + " non-transactional entry point, and call the rest from there.");
+            throw reentrantEntry(held);
         }
         if (AmbientTransactions.activeOnCurrentThread()) {
-            throw new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
-                    "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
-                            + " before the transaction starts. Move the bulkhead to a non-transactional entry"
-                            + " method that calls the transactional code.");
+            throw entryInsideTransaction();
         }
+    }
+
+    private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
+        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
+                "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
+                        + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
+                        + " non-transactional entry point, and call the rest from there.");
+    }
+
+    private BulkheadMisuseException entryInsideTransaction() {
+        return new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
+                "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
+                        + " before the transaction starts. Move the bulkhead to a non-transactional entry"
+                        + " method that calls the transactional code.");
     }
 
     private BulkheadRejectedException reject(RejectionReason reason, long queueWaitNanos) {

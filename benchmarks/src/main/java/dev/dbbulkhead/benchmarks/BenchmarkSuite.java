@@ -1,0 +1,66 @@
+package dev.dbbulkhead.benchmarks;
+
+import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
+import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
+import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
+import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
+import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.benchmarks.overload.OverloadResult;
+import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
+import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
+import dev.dbbulkhead.benchmarks.report.Environment;
+import dev.dbbulkhead.benchmarks.report.ScenarioReport;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The whole benchmark suite, one command:
+ * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation] [--out DIR] [--quick]}.
+ * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
+ * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
+ */
+public final class BenchmarkSuite {
+
+    private BenchmarkSuite() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        List<String> arguments = new ArrayList<>(Arrays.asList(args));
+        boolean quick = arguments.remove("--quick");
+        Path out = Path.of("docs", "benchmarks");
+        int outFlag = arguments.indexOf("--out");
+        if (outFlag >= 0) {
+            out = Path.of(arguments.get(outFlag + 1));
+            arguments.subList(outFlag, outFlag + 2).clear();
+        }
+        String what = arguments.isEmpty() ? "all" : arguments.getFirst();
+        if (!List.of("all", "gate-cost", "overload", "isolation").contains(what)) {
+            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation] [--out DIR] [--quick]");
+            System.exit(2);
+        }
+        ScenarioSettings settings = quick ? ScenarioSettings.smoke() : ScenarioSettings.full();
+        Files.createDirectories(out);
+        if (what.equals("all") || what.equals("gate-cost")) {
+            GateCostRun.run(quick ? GateCostRun.Effort.QUICK : GateCostRun.Effort.FULL, out);
+            System.out.println("gate cost written to " + out.resolve("gate-cost.md"));
+        }
+        if (what.equals("all") || what.equals("overload")) {
+            OverloadResult result = OverloadScenario.run(settings, List.of(TransactionGuard.values()));
+            ScenarioReport.writeOverload(result, out);
+            System.out.println("overload written to " + out.resolve("overload.md"));
+        }
+        if (what.equals("all") || what.equals("isolation")) {
+            List<IsolationRun> runs = IsolationScenario.run(settings);
+            ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(settings));
+            System.out.println("isolation written to " + out.resolve("isolation.md"));
+        }
+        Files.writeString(out.resolve("environment.md"), Environment.describe(BenchDatabase.create().serverVersion()));
+        System.out.println(Files.readString(out.resolve("environment.md")));
+        // The embedded PostgreSQL stops in a shutdown hook; JMH and HikariCP may leave non-daemon threads.
+        System.exit(0);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.dbbulkhead.benchmarks.load;
+
+import java.sql.SQLTransientConnectionException;
+import java.util.concurrent.RejectedExecutionException;
+
+/** How one call ended, as its caller saw it. */
+public enum Outcome {
+    /** The transaction committed and the connection went back to the pool. */
+    COMMITTED,
+    /** The guard refused the call before it asked the pool. */
+    REJECTED,
+    /** The pool had no connection within its connection timeout. */
+    POOL_TIMEOUT,
+    /** Anything else went wrong. */
+    FAILED,
+    /** Still inside when the run ended: interrupted by the harness, or never returned. */
+    ABANDONED;
+
+    /** Classifies what a call threw. Every guard's refusal is a {@link RejectedExecutionException}, or Resilience4j's. */
+    public static Outcome of(Throwable thrown) {
+        if (isA(thrown, RejectedExecutionException.class)
+                || isA(thrown, io.github.resilience4j.bulkhead.BulkheadFullException.class)) {
+            return REJECTED;
+        }
+        if (thrown instanceof SQLTransientConnectionException) {
+            return POOL_TIMEOUT;
+        }
+        return FAILED;
+    }
+
+    /**
+     * Walks the class chain rather than using {@code instanceof}: full runs counted a few hundred Spring
+     * {@code InvocationRejectedException}s (a {@code RejectedExecutionException}) as failures, which this
+     * classification must rule out whatever the cause.
+     */
+    private static boolean isA(Throwable thrown, Class<? extends Throwable> kind) {
+        for (Class<?> type = thrown.getClass(); type != null; type = type.getSuperclass()) {
+            if (type == kind) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

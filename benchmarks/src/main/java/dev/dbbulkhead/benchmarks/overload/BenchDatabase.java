@@ -1,0 +1,111 @@
+package dev.dbbulkhead.benchmarks.overload;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.benchmarks.load.LoadStream;
+import dev.dbbulkhead.benchmarks.load.Occupancy;
+import dev.dbbulkhead.testing.PostgresFixture;
+import dev.dbbulkhead.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The database of the scenarios: a schema of its own on the local PostgreSQL, a table of accounts to update, and
+ * HikariCP pools configured the same way for every guard.
+ */
+public final class BenchDatabase {
+
+    private static final int ACCOUNTS = 10_000;
+
+    private final TestDatabase database;
+
+    private BenchDatabase(TestDatabase database) {
+        this.database = database;
+    }
+
+    /** A fresh schema with the accounts table filled. */
+    public static BenchDatabase create() {
+        TestDatabase database = PostgresFixture.freshSchema();
+        database.execute(
+                "CREATE TABLE account (id int PRIMARY KEY, balance bigint NOT NULL, updated timestamptz)",
+                "INSERT INTO account SELECT g, 0, now() FROM generate_series(1, " + ACCOUNTS + ") g");
+        return new BenchDatabase(database);
+    }
+
+    /**
+     * A new pool of {@code size} connections, all opened before this returns, handing out connections with
+     * auto-commit off.
+     */
+    public HikariDataSource pool(int size, Duration connectionTimeout, String name) throws SQLException {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(name);
+        config.setJdbcUrl(database.server().jdbcUrl());
+        config.setUsername(database.server().username());
+        config.setPassword(database.server().password());
+        config.setSchema(database.schema());
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        config.setAutoCommit(false);
+        config.setConnectionTimeout(connectionTimeout.toMillis());
+        HikariDataSource pool = new HikariDataSource(config);
+        // Open every connection now, so that no run pays for connecting.
+        Connection[] held = new Connection[size];
+        try {
+            for (int i = 0; i < size; i++) {
+                held[i] = pool.getConnection();
+            }
+        } finally {
+            for (Connection connection : held) {
+                if (connection != null) {
+                    connection.close();
+                }
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * The transaction of known cost: the server sleeps {@code sleep}, then one account row is updated. The rows
+     * are spread so that transactions seldom wait for each other's row locks.
+     */
+    public static long sleepAndUpdate(Connection connection, Duration sleep) throws SQLException {
+        try (PreparedStatement pause = connection.prepareStatement("SELECT pg_sleep(?)");
+             PreparedStatement update = connection.prepareStatement(
+                     "UPDATE account SET balance = balance + 1, updated = now() WHERE id = ? RETURNING balance")) {
+            pause.setDouble(1, sleep.toNanos() / 1e9);
+            pause.execute();
+            update.setInt(1, ThreadLocalRandom.current().nextInt(1, ACCOUNTS + 1));
+            try (ResultSet balance = update.executeQuery()) {
+                balance.next();
+                return balance.getLong(1);
+            }
+        }
+    }
+
+    /**
+     * Callers offering {@link #sleepAndUpdate} transactions at {@code perSecond} through {@code transactions},
+     * counted as executing in {@code occupancy} while they hold a connection.
+     */
+    public static LoadStream callers(String name, double perSecond, GuardedTransactions transactions, Duration sleep,
+                                     Occupancy occupancy) {
+        return new LoadStream(name, perSecond, () -> transactions.transaction(
+                connection -> occupancy.executing(() -> sleepAndUpdate(connection, sleep))));
+    }
+
+    /** The server's version string. */
+    public String serverVersion() {
+        try (Connection connection = database.connect();
+             Statement statement = connection.createStatement();
+             ResultSet version = statement.executeQuery("SHOW server_version")) {
+            version.next();
+            return version.getString(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the server version", e);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package dev.dbbulkhead.benchmarks.overload;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.benchmarks.alternatives.ConcurrencyLimitedCalls;
+import dev.dbbulkhead.benchmarks.alternatives.SpringResilience;
+import dev.dbbulkhead.benchmarks.load.CallLog;
+import dev.dbbulkhead.benchmarks.load.LatencySummary;
+import dev.dbbulkhead.benchmarks.load.LoadStream;
+import dev.dbbulkhead.benchmarks.load.Occupancy;
+import dev.dbbulkhead.benchmarks.load.OpenLoopLoad;
+import dev.dbbulkhead.benchmarks.load.Outcome;
+import dev.dbbulkhead.benchmarks.load.RunConditions;
+import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Scenario 2: a pool of P connections, a transaction of known cost, and virtual-thread callers offering
+ * {@value #OVERLOAD_FACTOR}× what the pool can commit. Each guard gets a fresh pool of the same configuration.
+ */
+public final class OverloadScenario {
+
+    /** P, and B for every guard that has a concurrency limit. */
+    public static final int POOL_SIZE = ConcurrencyLimitedCalls.POOL_SIZED_LIMIT;
+    /** Offered load over the pool's capacity. */
+    public static final int OVERLOAD_FACTOR = 10;
+    static final Duration TRANSACTION_SLEEP = Duration.ofMillis(10);
+    static final Budget BUDGET = new Budget(POOL_SIZE, 2 * POOL_SIZE, Duration.ofMillis(50));
+    private static final long TIME_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    private OverloadScenario() {
+    }
+
+    /** Runs every given guard in turn under the same load. */
+    public static OverloadResult run(ScenarioSettings settings, List<TransactionGuard> guards)
+            throws SQLException, InterruptedException {
+        BenchDatabase database = BenchDatabase.create();
+        LatencySummary cost = calibrate(database, settings);
+        double capacity = POOL_SIZE / (cost.p50() / 1000.0);
+        double offered = OVERLOAD_FACTOR * POOL_SIZE / (TRANSACTION_SLEEP.toNanos() / 1e9);
+        Duration slo = BUDGET.queueWait().plusNanos((long) (cost.p50() * 1_000_000));
+        List<GuardRun> runs = new ArrayList<>();
+        try (SpringResilience spring = new SpringResilience()) {
+            for (TransactionGuard guard : guards) {
+                runs.add(runGuard(database, settings, guard, spring, offered, slo));
+            }
+        }
+        return new OverloadResult(POOL_SIZE, TRANSACTION_SLEEP, cost, capacity, offered, BUDGET, slo,
+                settings.window(), runs);
+    }
+
+    /** The transaction's cost alone: one at a time on an idle pool. */
+    private static LatencySummary calibrate(BenchDatabase database, ScenarioSettings settings) throws SQLException {
+        try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), "calibration")) {
+            long[] nanos = new long[settings.calibrationCalls()];
+            for (int i = 0; i < nanos.length; i++) {
+                long start = System.nanoTime();
+                PlainTransaction.run(pool, connection -> BenchDatabase.sleepAndUpdate(connection, TRANSACTION_SLEEP));
+                nanos[i] = System.nanoTime() - start;
+            }
+            return LatencySummary.ofNanos(nanos);
+        }
+    }
+
+    private static GuardRun runGuard(BenchDatabase database, ScenarioSettings settings, TransactionGuard guard,
+                                     SpringResilience spring, double offeredPerSecond, Duration slo)
+            throws SQLException, InterruptedException {
+        try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), "overload-" + guard.name())) {
+            GuardedTransactions transactions = guard.open("overload", pool, BUDGET, spring);
+            Occupancy occupancy = new Occupancy();
+            LoadStream callers = BenchDatabase.callers(guard.label(), offeredPerSecond, transactions,
+                    TRANSACTION_SLEEP, occupancy);
+            RunConditions.settleHeap();
+            CallLog log = OpenLoopLoad.run(List.of(callers), settings.window(), drainBudget(settings), occupancy)
+                    .get(guard.label());
+            double windowSeconds = settings.window().toNanos() / 1e9;
+            long windowNanos = settings.window().toNanos();
+            return new GuardRun(guard, log.offered(), log.counts(),
+                    log.committedEndingBetween(0, windowNanos, -1) / windowSeconds,
+                    log.committedEndingBetween(0, windowNanos, slo.toNanos()) / windowSeconds,
+                    LatencySummary.ofNanos(log.latencies(Outcome.COMMITTED)),
+                    LatencySummary.ofNanos(log.latencies(Outcome.REJECTED, Outcome.POOL_TIMEOUT)),
+                    occupancy.parkedPeak(), occupancy.meanExecuting(), occupancy.heapPeakBytes(),
+                    successP99OverTime(log, windowNanos),
+                    parkedOverTime(occupancy), RunConditions.loadAverage(), log.firstFailure());
+        }
+    }
+
+    /** Long enough for every bounded wait to end: the pool's timeout, the queue wait, and a transaction. */
+    static Duration drainBudget(ScenarioSettings settings) {
+        return settings.poolTimeout().plus(BUDGET.queueWait()).plusSeconds(1);
+    }
+
+    private static List<double[]> successP99OverTime(CallLog log, long windowNanos) {
+        List<double[]> points = new ArrayList<>();
+        for (long from = 0; from < windowNanos; from += TIME_SLICE_NANOS) {
+            long[] slice = log.latenciesStartedBetween(from, from + TIME_SLICE_NANOS, Outcome.COMMITTED);
+            if (slice.length > 0) {
+                LatencySummary summary = LatencySummary.ofNanos(slice);
+                points.add(new double[] {(from + TIME_SLICE_NANOS / 2.0) / 1e9, summary.p99()});
+            }
+        }
+        return points;
+    }
+
+    private static List<double[]> parkedOverTime(Occupancy occupancy) {
+        List<double[]> points = new ArrayList<>();
+        for (long[] sample : occupancy.parkedSamples()) {
+            points.add(new double[] {sample[0] / 1e9, sample[1]});
+        }
+        return points;
+    }
+}

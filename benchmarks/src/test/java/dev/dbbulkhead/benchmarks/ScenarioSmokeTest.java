@@ -1,0 +1,87 @@
+package dev.dbbulkhead.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
+import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
+import dev.dbbulkhead.benchmarks.load.Outcome;
+import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
+import dev.dbbulkhead.benchmarks.overload.GuardRun;
+import dev.dbbulkhead.benchmarks.overload.OverloadResult;
+import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
+import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
+import dev.dbbulkhead.benchmarks.report.ScenarioReport;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A fraction of a second of each PostgreSQL scenario, so that the harness keeps working. Asserts only that the
+ * results are well formed — every guard ran, every call is counted once — never how fast anything was.
+ */
+class ScenarioSmokeTest {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void theOverloadScenarioRunsEveryGuardAndAccountsForEveryCall() throws Exception {
+        OverloadResult result = OverloadScenario.run(ScenarioSettings.smoke(), List.of(TransactionGuard.values()));
+
+        assertThat(result.runs()).extracting(GuardRun::guard).containsExactly(TransactionGuard.values());
+        assertThat(result.unloadedCost().count()).isEqualTo(ScenarioSettings.smoke().calibrationCalls());
+        for (GuardRun run : result.runs()) {
+            assertThat(run.offered()).as(run.guard().label()).isPositive();
+            assertCountsAddUp(run.counts(), run.offered());
+            assertThat(run.successes().count()).isEqualTo(run.count(Outcome.COMMITTED));
+            assertThat(run.refusals().count())
+                    .isEqualTo(run.count(Outcome.REJECTED) + run.count(Outcome.POOL_TIMEOUT));
+            assertThat(run.parkedOverTime()).isNotEmpty();
+        }
+
+        ScenarioReport.writeOverload(result, out);
+        assertThat(Files.readString(out.resolve("overload.md")))
+                .contains(List.of(TransactionGuard.values()).stream().map(TransactionGuard::label).toList());
+        assertReadableChart("overload-latency.png");
+        assertReadableChart("overload-goodput.png");
+        assertReadableChart("overload-parked.png");
+    }
+
+    @Test
+    void theIsolationScenarioRunsQuietAndFloodedWithAndWithoutBudgets() throws Exception {
+        List<IsolationRun> runs = IsolationScenario.run(ScenarioSettings.smoke());
+
+        assertThat(runs).extracting(run -> run.guard() + "/" + run.flooded()).containsExactly(
+                "NONE/false", "NONE/true", "DB_BULKHEAD/false", "DB_BULKHEAD/true");
+        for (IsolationRun run : runs) {
+            assertThat(run.ordersOffered()).isPositive();
+            assertCountsAddUp(run.orders(), run.ordersOffered());
+            assertThat(run.ordersLatency().count()).isEqualTo(run.orders().get(Outcome.COMMITTED));
+            if (run.flooded()) {
+                assertThat(run.reportsOffered()).isPositive();
+                assertCountsAddUp(run.reports(), run.reportsOffered());
+            } else {
+                assertThat(run.reportsOffered()).isZero();
+            }
+        }
+
+        ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(ScenarioSettings.smoke()));
+        assertThat(out.resolve("isolation.md")).exists();
+        assertReadableChart("isolation-orders-p99.png");
+    }
+
+    private static void assertCountsAddUp(Map<Outcome, Integer> counts, int offered) {
+        assertThat(counts.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(offered);
+    }
+
+    private void assertReadableChart(String name) throws Exception {
+        BufferedImage chart = ImageIO.read(out.resolve(name).toFile());
+        assertThat(chart).as(name).isNotNull();
+        assertThat(chart.getWidth()).isPositive();
+    }
+}
