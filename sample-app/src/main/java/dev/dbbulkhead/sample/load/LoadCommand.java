@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  *
  * <p>Needs only a JDK: {@code java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java
  * [baseUrl] [secondsPerPhase] [ordersPerSecond] [reportsPerSecond]}. Bounded in time: each phase offers for its
- * seconds, then waits at most 15 s for answers.
+ * seconds, then waits at most 15 s for answers; a five-second warm-up at a quarter of the orders rate comes first
+ * and is not reported.
  */
 public final class LoadCommand {
 
@@ -50,12 +51,14 @@ public final class LoadCommand {
     public static void main(String[] args) throws Exception {
         String baseUrl = args.length > 0 ? args[0] : "http://localhost:8080";
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        int ordersPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 200;
-        int reportsPerSecond = args.length > 3 ? Integer.parseInt(args[3]) : 200;
+        int ordersPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 40;
+        int reportsPerSecond = args.length > 3 ? Integer.parseInt(args[3]) : 100;
         LoadCommand load = new LoadCommand(baseUrl);
         System.out.printf("Offering %d orders/s for %d s, then the same with %d reports/s (each report holds a"
                 + " connection for 200 ms: the reports gate takes 2 at a time, about 10/s)%n%n",
                 ordersPerSecond, seconds, reportsPerSecond);
+        // A gentle warm-up, not reported: a cold JVM would otherwise be measured, not the gates.
+        load.run("warm-up", 5, Map.of("orders", Math.max(1, ordersPerSecond / 4), "reports", 2));
         PoolWatcher watcher = load.new PoolWatcher();
         Thread watching = Thread.ofVirtual().start(watcher);
         Phase alone = load.run("orders alone", seconds, Map.of("orders", ordersPerSecond));
