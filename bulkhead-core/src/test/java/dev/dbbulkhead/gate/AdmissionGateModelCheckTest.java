@@ -57,6 +57,15 @@ public class AdmissionGateModelCheckTest {
         check(permit.isReleased(), "permit not released after close");
     }
 
+    /** The figures a metrics gauge reads, at any moment, resize or not: never negative, never past any limit. */
+    @Operation
+    public void observe() {
+        int active = gate.active();
+        int waiting = gate.waiting();
+        check(active >= 0 && active <= limits.mostConcurrentSince(0), "active() = " + active + " under " + gate.config());
+        check(waiting >= 0 && waiting <= limits.mostAdmittedSince(0), "waiting() = " + waiting + " under " + gate.config());
+    }
+
     /** Only one resize at a time: a single operator changes the limits, as the actuator endpoint does. */
     @Operation(nonParallelGroup = "resize")
     public void resize(@Param(name = "maxConcurrent") int maxConcurrent, @Param(name = "maxQueued") int maxQueued) {
