@@ -192,10 +192,19 @@ final class FaultInjectionSoak {
         joinWithin(sampler);
     }
 
+    /**
+     * Waits for {@code thread} as long as operations keep finishing; a thread still alive after {@link #JOIN_LIMIT}
+     * in which no operation finished is stuck. (A long run lasts far longer than the limit.)
+     */
     private void joinWithin(Thread thread) throws InterruptedException {
-        if (!thread.join(JOIN_LIMIT)) {
-            stuck.add(thread);
-        }
+        int finishedBefore;
+        do {
+            finishedBefore = finishedOperations.get();
+            if (thread.join(JOIN_LIMIT)) {
+                return;
+            }
+        } while (finishedOperations.get() != finishedBefore);
+        stuck.add(thread);
     }
 
     private void drive() {
@@ -207,8 +216,15 @@ final class FaultInjectionSoak {
                 violations.add("operation " + i + " (" + kinds[i] + ") broke the driver: " + unexpected);
             } finally {
                 Thread.interrupted();
-                finishedOperations.incrementAndGet();
+                reportProgress(finishedOperations.incrementAndGet());
             }
+        }
+    }
+
+    /** One line per tenth of a long run, so that its progress can be followed. */
+    private void reportProgress(int finished) {
+        if (operations >= 100_000 && finished % (operations / 10) == 0) {
+            System.out.printf("soak: %d of %d operations, %d violations so far%n", finished, operations, violations.size());
         }
     }
 
