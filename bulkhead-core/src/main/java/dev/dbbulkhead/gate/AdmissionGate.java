@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.ToIntFunction;
 
 /**
  * The two-semaphore gate of one workload.
@@ -41,6 +42,12 @@ public final class AdmissionGate {
     private final boolean timed;
     private final ReentrantLock resizeLock = new ReentrantLock();
     private volatile GateConfig config;
+    /**
+     * Odd while a resize adjusts the semaphores and the config (a sequence lock): the observation methods read
+     * the config and a semaphore between two even, equal values, or else the config of one size would be paired
+     * with the permits of another (a grow from 1 to 2 on an idle gate showed active() = -1).
+     */
+    private volatile long resizeSequence;
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -178,6 +185,7 @@ public final class AdmissionGate {
         GateConfig resized = config.toBuilder().maxConcurrent(maxConcurrent).maxQueued(maxQueued).build();
         resizeLock.lock();
         try {
+            resizeSequence++;
             GateConfig current = config;
             // Grow execution before admission and shrink admission before execution, so that at no moment
             // more operations are admitted than the old or the new limits allow.
@@ -191,6 +199,7 @@ public final class AdmissionGate {
                 execution.adjust(executionDelta);
             }
             config = resized;
+            resizeSequence++;
         } finally {
             resizeLock.unlock();
         }
@@ -252,15 +261,34 @@ public final class AdmissionGate {
 
     /** Operations holding an execution permit right now. For observation only. */
     public int active() {
-        return config.maxConcurrent() - execution.availablePermits();
+        return readBetweenResizes(limits -> limits.maxConcurrent() - execution.availablePermits());
     }
 
     /** Operations admitted and still waiting for an execution permit. For observation only; never below 0. */
     public int waiting() {
-        GateConfig limits = config;
-        int admitted = limits.maxAdmitted() - admission.availablePermits();
-        int running = limits.maxConcurrent() - execution.availablePermits();
-        return Math.max(0, admitted - running);
+        return readBetweenResizes(limits -> {
+            int admitted = limits.maxAdmitted() - admission.availablePermits();
+            int running = limits.maxConcurrent() - execution.availablePermits();
+            // The two semaphores are read one after the other: a release in between could make this negative.
+            return Math.max(0, admitted - running);
+        });
+    }
+
+    /**
+     * A figure computed from the config and the semaphores that config belongs to. Never blocks: a resize holds
+     * the sequence odd only while it adjusts two semaphores without waiting, so a reader retries briefly.
+     */
+    private int readBetweenResizes(ToIntFunction<GateConfig> figure) {
+        while (true) {
+            long sequence = resizeSequence;
+            if ((sequence & 1) == 0) {
+                int value = figure.applyAsInt(config);
+                if (sequence == resizeSequence) {
+                    return value;
+                }
+            }
+            Thread.onSpinWait();
+        }
     }
 
     /**

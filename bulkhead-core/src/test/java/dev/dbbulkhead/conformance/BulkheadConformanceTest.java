@@ -588,6 +588,11 @@ abstract class BulkheadConformanceTest {
     }
 
     static void endBackendAndWaitUntilGone(int backend) throws SQLException {
+        endBackendAndWaitUntilGone(database, backend);
+    }
+
+    /** Ends {@code backend} with pg_terminate_backend from a side connection and waits until the server lists it no more. */
+    static void endBackendAndWaitUntilGone(TestDatabase database, int backend) throws SQLException {
         try (Connection side = database.connect(); Statement statement = side.createStatement()) {
             statement.execute("SELECT pg_terminate_backend(" + backend + ")");
             Await.until("backend " + backend + " gone", () -> {

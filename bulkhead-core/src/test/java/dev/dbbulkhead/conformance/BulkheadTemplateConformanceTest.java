@@ -39,8 +39,15 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
 
     @Override
     Bulkhead bulkhead(AdmissionGate gate, DataSource pool, TransactionLimits limits) {
-        BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
-                new DefaultTransactionDefinition(), limits, pool);
+        return adapt(new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
+                new DefaultTransactionDefinition(), limits, pool), pool, false);
+    }
+
+    /**
+     * {@code template} seen as a {@link Bulkhead}: the work gets the connection Spring bound to the admitted
+     * transaction; with {@code rollbackOnly} the work then marks the transaction rollback-only.
+     */
+    static Bulkhead adapt(BulkheadTemplate template, DataSource pool, boolean rollbackOnly) {
         return new Bulkhead() {
             @Override
             public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
@@ -48,7 +55,11 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
                     return template.execute(deadline, status -> {
                         try {
                             // The connection Spring bound to the admitted transaction.
-                            return work.run(DataSourceUtils.getConnection(pool));
+                            T result = work.run(DataSourceUtils.getConnection(pool));
+                            if (rollbackOnly) {
+                                status.setRollbackOnly();
+                            }
+                            return result;
                         } catch (SQLException e) {
                             // What a JdbcTemplate would do: checked SQL failures travel unchecked.
                             throw new UncheckedSqlException(e);

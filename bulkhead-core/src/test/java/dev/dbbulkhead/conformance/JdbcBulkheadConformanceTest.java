@@ -22,7 +22,8 @@ class JdbcBulkheadConformanceTest extends BulkheadConformanceTest {
         return adapt(new JdbcBulkhead(gate, pool, limits));
     }
 
-    private static Bulkhead adapt(JdbcBulkhead bulkhead) {
+    /** {@code bulkhead} seen as a {@link Bulkhead}. */
+    static Bulkhead adapt(JdbcBulkhead bulkhead) {
         return new Bulkhead() {
             @Override
             public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {

@@ -14,7 +14,7 @@ import java.sql.Statement;
  */
 public record TestDatabase(PostgresServer server, String schema) {
 
-    /** A HikariCP pool of {@code maximumPoolSize} connections on this schema, 250 ms connection timeout. */
+    /** A HikariCP pool of {@code maximumPoolSize} connections on this schema, 1 s connection timeout. */
     public HikariDataSource pool(int maximumPoolSize) {
         return PostgresFixture.pool(server, schema, maximumPoolSize, "test-" + schema);
     }
