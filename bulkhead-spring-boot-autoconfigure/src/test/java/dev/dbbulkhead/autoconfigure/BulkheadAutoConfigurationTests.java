@@ -210,6 +210,7 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
             db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
             db.bulkhead.workloads.orders.queue-wait=soon | Property: db.bulkhead.workloads.orders.queue-wait | Value: "soon"
+            ~db.bulkhead.workloads.orders.statement-timeout=5s'; DROP TABLE entries; --~ | Property: db.bulkhead.workloads.orders.statement-timeout | Value: "5s'; DROP TABLE entries; --"
             db.bulkhead.defaults.deadline=1 fortnight | Property: db.bulkhead.defaults.deadline | Value: "1 fortnight"
             db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value 'PT0.0015S' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.defaults.lock-timeout=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms

@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,7 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         assertThat(problem.propertyNames()).containsExactlyInAnyOrder("title", "status", "detail", "instance",
                 "workload", "reason");
         assertThat(response.body()).doesNotContainIgnoringCase("exception").doesNotContain("jdbc", "SELECT", "at dev.");
+        assertNothingOfTheDatabaseIn(response.body());
         assertThat(get("/workloads/reports").statusCode()).as("once the gate has room").isEqualTo(200);
         Files.writeString(Path.of("target", "http-503-sample.json"), response.body());
     }
@@ -97,6 +99,21 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         assertThat(after.get("rejected").get("full").asLong() - before.get("rejected").get("full").asLong())
                 .isEqualTo(1);
         assertThat(get("/actuator/dbbulkheads/missing").statusCode()).isEqualTo(404);
+    }
+
+    /** No host, port, database user or password of the data source: a rejection tells a client nothing of it. */
+    private static void assertNothingOfTheDatabaseIn(String body) {
+        String url = SharedDatabase.DATABASE.server().jdbcUrl();
+        URI database = URI.create(url.substring("jdbc:".length()));
+        assertThat(body).doesNotContain(database.getHost() + ":" + database.getPort())
+                .doesNotContain(String.valueOf(database.getPort()))
+                .doesNotContain("\"" + SharedDatabase.DATABASE.server().username() + "\"")
+                .doesNotContainIgnoringCase("password")
+                .doesNotContain("postgresql");
+        String password = SharedDatabase.DATABASE.server().password();
+        if (!password.isEmpty()) {
+            assertThat(body).doesNotContain(password);
+        }
     }
 
     @Test
