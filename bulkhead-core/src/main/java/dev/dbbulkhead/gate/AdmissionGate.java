@@ -96,10 +96,7 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        refuseMisuse();
-        if (!admission.tryAcquire()) {
-            throw reject(RejectionReason.ADMISSION_FULL, 0L);
-        }
+        takeAdmissionPermit();
         return awaitExecution(queueWaitNanos, 0L, false);
     }
 
@@ -118,11 +115,16 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateLimits.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
+        takeAdmissionPermit();
+        return awaitExecution(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
+    }
+
+    /** Refuses misuse, then tries for an admission permit without waiting: none left is a refusal at once. */
+    private void takeAdmissionPermit() {
         refuseMisuse();
         if (!admission.tryAcquire()) {
             throw reject(RejectionReason.ADMISSION_FULL, 0L);
         }
-        return awaitExecution(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
     }
 
     /**
@@ -144,7 +146,7 @@ public final class AdmissionGate {
             if (!executing || (hasDeadline && now - deadlineNanos >= 0)) {
                 throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
             }
-            Permit permit = new Permit(this, now, hasDeadline ? deadlineNanos : Permit.NO_DEADLINE, hasDeadline);
+            Permit permit = new Permit(this, now, deadlineNanos, hasDeadline);
             HELD_GATE.set(this);
             listener.onAdmitted(workload, now - waitStart);
             handedOut = true;

@@ -106,8 +106,7 @@ public final class JdbcBulkhead {
      */
     public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
         Objects.requireNonNull(work, "work");
-        Duration budget = limits.deadlineWith(deadline);
-        try (Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
+        try (Permit permit = limits.admit(gate, deadline)) {
             return inTransaction(permit, work);
         }
     }

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.jdbc;
 
+import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Permit;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -50,7 +51,12 @@ public final class TransactionLimits {
                 requireMillis("deadline", deadline));
     }
 
-    private static Duration requireMillis(String name, Duration value) {
+    /**
+     * @return {@code value} when it is {@code null} (unset) or a whole number of milliseconds from 1 ms to
+     *         2147483647 ms
+     * @throws IllegalArgumentException naming {@code name} and the value otherwise
+     */
+    public static Duration requireMillis(String name, Duration value) {
         if (value == null) {
             return null;
         }
@@ -93,8 +99,7 @@ public final class TransactionLimits {
     String setLocalStatement(long remainingNanos) {
         long statementMillis = statementTimeout == null ? MAX_MILLIS + 1 : statementTimeout.toMillis();
         if (remainingNanos != Permit.NO_DEADLINE) {
-            long remainingMillis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos + 999_999));
-            statementMillis = Math.min(statementMillis, remainingMillis);
+            statementMillis = Math.min(statementMillis, remainingMillis(remainingNanos));
         }
         StringBuilder sql = new StringBuilder();
         if (statementMillis <= MAX_MILLIS) {
@@ -104,6 +109,23 @@ public final class TransactionLimits {
             sql.append(sql.isEmpty() ? "" : "; ").append("SET LOCAL lock_timeout = ").append(lockTimeout.toMillis());
         }
         return sql.isEmpty() ? null : sql.toString();
+    }
+
+    /**
+     * A remaining budget in whole milliseconds, rounded up and at least 1: a budget that is spent or nearly spent
+     * still becomes a limit that ends the next statement, never "no limit".
+     */
+    public static long remainingMillis(long remainingNanos) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos + 999_999));
+    }
+
+    /**
+     * Admits an operation through {@code gate} within the smaller of this deadline and {@code perCall}, or
+     * without a budget when neither is set; returns and fails as {@link AdmissionGate#acquireWithin} does.
+     */
+    public Permit admit(AdmissionGate gate, Duration perCall) {
+        Duration budget = deadlineWith(perCall);
+        return budget == null ? gate.acquire() : gate.acquireWithin(budget);
     }
 
     /**

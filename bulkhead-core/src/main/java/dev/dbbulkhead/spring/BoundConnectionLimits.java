@@ -3,7 +3,6 @@ package dev.dbbulkhead.spring;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.sql.SQLException;
-import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -34,7 +33,7 @@ final class BoundConnectionLimits {
         }
         long remainingNanos = permit.remainingNanos();
         if (remainingNanos != Permit.NO_DEADLINE) {
-            holder.setTimeoutInMillis(Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos)));
+            holder.setTimeoutInMillis(TransactionLimits.remainingMillis(remainingNanos));
         }
         try {
             limits.applyTo(DataSourceUtils.getConnection(dataSource), remainingNanos);

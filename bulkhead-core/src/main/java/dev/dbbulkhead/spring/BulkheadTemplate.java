@@ -138,8 +138,7 @@ public class BulkheadTemplate {
      */
     public <T> T execute(Duration deadline, TransactionCallback<T> action) throws TransactionException {
         Objects.requireNonNull(action, "action");
-        Duration budget = limits.deadlineWith(deadline);
-        try (Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
+        try (Permit permit = limits.admit(gate, deadline)) {
             return inTransaction(permit, action);
         }
     }

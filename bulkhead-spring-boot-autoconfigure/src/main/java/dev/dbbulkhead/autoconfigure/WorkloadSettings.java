@@ -76,11 +76,11 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
             transaction.setTimeout(validate(timeout, WorkloadSettings::timeoutSeconds));
         }
         Duration statementTimeout = validate(resolver.setting("statement-timeout", Workload::getStatementTimeout, null),
-                value -> TransactionLimits.of(value, null, null).statementTimeout());
+                value -> TransactionLimits.requireMillis("statementTimeout", value));
         Duration lockTimeout = validate(resolver.setting("lock-timeout", Workload::getLockTimeout, null),
-                value -> TransactionLimits.of(null, value, null).lockTimeout());
+                value -> TransactionLimits.requireMillis("lockTimeout", value));
         Duration deadline = validate(resolver.setting("deadline", Workload::getDeadline, null),
-                value -> TransactionLimits.of(null, null, value).deadline());
+                value -> TransactionLimits.requireMillis("deadline", value));
         return new WorkloadSettings(gateConfig, transaction,
                 TransactionLimits.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
