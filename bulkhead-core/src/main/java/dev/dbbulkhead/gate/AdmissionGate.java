@@ -7,47 +7,40 @@ import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.ToIntFunction;
 
 /**
- * The two-semaphore gate of one workload.
+ * The gate of one workload: the two semaphores of the design, kept as two counts in one word.
  *
  * <ul>
- *   <li><b>B execution permits</b> bound running operations. Fair semaphore, acquired with a timed wait
- *       of at most the queue wait, so waiters are served in arrival order.</li>
- *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Acquired with an
+ *   <li><b>B execution permits</b> bound running operations. Waited for in arrival order, for at most the queue
+ *       wait.</li>
+ *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Taken with an
  *       immediate try: none left means the operation is refused at once.</li>
  * </ul>
+ *
+ * <p>When nobody waits and fewer than B run, an admission takes both permits with one compare-and-set and a release
+ * gives both back with one ({@link AdmissionCounts}); only an operation that finds all B running queues.
  *
  * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one. Thread-safe.
  */
 public final class AdmissionGate {
 
     /**
-     * The gate whose permit the current thread holds, of whichever gate: gates are never nested. Cleared by
-     * setting null rather than by {@code remove()}: removing drops the thread's map entry, so the next admission
-     * would allocate a new one, a weak reference the collector must process — on every admission. Holding the
-     * gate rather than the permit lets the permit stay local to its try-with-resources block.
+     * Which gate's permit the current thread holds, of whichever gate: gates are never nested. A mutable holder per
+     * thread, so that an admission looks the thread-local up once and its release not at all (the permit keeps the
+     * holder), and no admission allocates a map entry the collector must later process.
      */
-    private static final ThreadLocal<AdmissionGate> HELD_GATE = new ThreadLocal<>();
+    private static final ThreadLocal<HeldGate> HELD_GATE = ThreadLocal.withInitial(HeldGate::new);
 
     private final String workload;
-    private final ResizableSemaphore execution;
-    private final ResizableSemaphore admission;
+    private final AdmissionCounts counts;
     private final long queueWaitNanos;
     private final boolean captureStackTrace;
     private final GateListener listener;
     private final boolean timed;
+    /** Serializes resizes with each other only; admissions and releases never take it. */
     private final ReentrantLock resizeLock = new ReentrantLock();
-    private volatile GateConfig config;
-    /**
-     * Odd while a resize adjusts the semaphores and the config (a sequence lock): the observation methods read
-     * the config and a semaphore between two even, equal values, or else the config of one size would be paired
-     * with the permits of another (a grow from 1 to 2 on an idle gate showed active() = -1).
-     */
-    private volatile long resizeSequence;
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -64,12 +57,9 @@ public final class AdmissionGate {
             throw new IllegalArgumentException("workload name must not be blank, was '" + workload + "'");
         }
         this.workload = workload;
-        this.config = Objects.requireNonNull(config, "config");
+        this.counts = new AdmissionCounts(Objects.requireNonNull(config, "config"));
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
-        this.execution = new ResizableSemaphore(config.maxConcurrent(), true);
-        // Only ever tried without waiting, and an untimed try ignores fairness anyway.
-        this.admission = new ResizableSemaphore(config.maxAdmitted(), false);
         this.queueWaitNanos = config.queueWait().toNanos();
         this.captureStackTrace = config.captureStackTrace();
     }
@@ -96,8 +86,12 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        takeAdmissionPermit();
-        return awaitExecution(queueWaitNanos, 0L, false);
+        HeldGate held = refuseMisuse();
+        if (!timed && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
+            // The fast path: nobody to tell, nothing to time, one compare-and-set taken.
+            return held.hold(this, new Permit(this, held, 0L, 0L, false));
+        }
+        return admitAndWait(held, queueWaitNanos, 0L, false);
     }
 
     /**
@@ -115,39 +109,35 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateLimits.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
-        takeAdmissionPermit();
-        return awaitExecution(Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
-    }
-
-    /** Refuses misuse, then tries for an admission permit without waiting: none left is a refusal at once. */
-    private void takeAdmissionPermit() {
-        refuseMisuse();
-        if (!admission.tryAcquire()) {
-            throw reject(RejectionReason.ADMISSION_FULL, 0L);
-        }
+        HeldGate held = refuseMisuse();
+        return admitAndWait(held, Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
     }
 
     /**
-     * The rest of an acquisition, once the admission permit is held: kept apart so that {@link #acquire()} stays
-     * small enough to be inlined into its caller, where an immediate refusal is thrown and caught in one compiled
-     * frame instead of being unwound across a call.
+     * Every acquisition the fast path of {@link #acquire()} does not finish: kept apart so that {@code acquire()}
+     * stays small enough to be inlined into its caller.
      */
-    private Permit awaitExecution(long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+    private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
-        boolean executing = false;
+        // An interrupted thread never takes the fast path: it queues, and the wait reports the interrupt.
+        boolean running = !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce();
+        if (!running && !counts.tryJoinQueue()) {
+            throw reject(RejectionReason.ADMISSION_FULL, 0L);
+        }
         boolean handedOut = false;
         try {
             if (timed) {
                 listener.onWaitStarted(workload);
             }
-            executing = execution.tryAcquire(maxWaitNanos, TimeUnit.NANOSECONDS);
+            if (!running) {
+                running = counts.awaitRunning(maxWaitNanos);
+            }
             long now = clocked ? System.nanoTime() : 0L;
-            if (!executing || (hasDeadline && now - deadlineNanos >= 0)) {
+            if (!running || (hasDeadline && now - deadlineNanos >= 0)) {
                 throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
             }
-            Permit permit = new Permit(this, now, deadlineNanos, hasDeadline);
-            HELD_GATE.set(this);
+            Permit permit = held.hold(this, new Permit(this, held, now, deadlineNanos, hasDeadline));
             listener.onAdmitted(workload, now - waitStart);
             handedOut = true;
             return permit;
@@ -157,21 +147,20 @@ public final class AdmissionGate {
         } finally {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
-                if (executing) {
-                    HELD_GATE.set(null);
-                    execution.release();
+                held.clear();
+                if (running) {
+                    counts.finishRunning();
+                } else {
+                    counts.leaveQueue();
                 }
-                admission.release();
             }
         }
     }
 
     /** Called once per permit, by its owner thread ({@link Permit#close()} sees to both). */
-    void release(long admittedAtNanos, ExecutionOutcome outcome) {
-        HELD_GATE.set(null);
-        // Execution first: a queued waiter takes it before a newcomer can take the admission slot.
-        execution.release();
-        admission.release();
+    void release(HeldGate held, long admittedAtNanos, ExecutionOutcome outcome) {
+        held.clear();
+        counts.finishRunning();
         if (timed) {
             listener.onReleased(workload, outcome, System.nanoTime() - admittedAtNanos);
         }
@@ -184,37 +173,25 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
     public void resize(int maxConcurrent, int maxQueued) {
-        GateConfig resized = config.toBuilder().maxConcurrent(maxConcurrent).maxQueued(maxQueued).build();
         resizeLock.lock();
         try {
-            resizeSequence++;
-            GateConfig current = config;
-            // Grow execution before admission and shrink admission before execution, so that at no moment
-            // more operations are admitted than the old or the new limits allow.
-            int executionDelta = resized.maxConcurrent() - current.maxConcurrent();
-            int admissionDelta = resized.maxAdmitted() - current.maxAdmitted();
-            if (executionDelta > 0) {
-                execution.adjust(executionDelta);
-                admission.adjust(admissionDelta);
-            } else {
-                admission.adjust(admissionDelta);
-                execution.adjust(executionDelta);
-            }
-            config = resized;
-            resizeSequence++;
+            counts.changeLimits(counts.limits().toBuilder().maxConcurrent(maxConcurrent).maxQueued(maxQueued).build());
         } finally {
             resizeLock.unlock();
         }
     }
 
-    private void refuseMisuse() {
-        AdmissionGate held = HELD_GATE.get();
-        if (held != null) {
-            throw reentrantEntry(held);
+    /** @return the current thread's holder, holding no gate */
+    private HeldGate refuseMisuse() {
+        HeldGate held = HELD_GATE.get();
+        AdmissionGate other = held.gate();
+        if (other != null) {
+            throw reentrantEntry(other);
         }
         if (AmbientTransactions.activeOnCurrentThread()) {
             throw entryInsideTransaction();
         }
+        return held;
     }
 
     private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
@@ -245,7 +222,7 @@ public final class AdmissionGate {
 
     /** The limits now in force (they change with {@link #resize}). */
     public GateConfig config() {
-        return config;
+        return counts.limits();
     }
 
     /**
@@ -253,44 +230,26 @@ public final class AdmissionGate {
      * value may be stale before it is returned, so never decide to enter on it.
      */
     public int availableExecutionPermits() {
-        return execution.availablePermits();
+        long snapshot = counts.snapshot();
+        return counts.limits().maxConcurrent() - AdmissionCounts.running(snapshot);
     }
 
     /** Admission permits free right now; negative for a while after a shrink. For observation only. */
     public int availableAdmissionPermits() {
-        return admission.availablePermits();
+        long snapshot = counts.snapshot();
+        return counts.limits().maxAdmitted() - AdmissionCounts.admitted(snapshot);
     }
 
     /** Operations holding an execution permit right now. For observation only. */
     public int active() {
-        return readBetweenResizes(limits -> limits.maxConcurrent() - execution.availablePermits());
+        return AdmissionCounts.running(counts.snapshot());
     }
 
     /** Operations admitted and still waiting for an execution permit. For observation only; never below 0. */
     public int waiting() {
-        return readBetweenResizes(limits -> {
-            int admitted = limits.maxAdmitted() - admission.availablePermits();
-            int running = limits.maxConcurrent() - execution.availablePermits();
-            // The two semaphores are read one after the other: a release in between could make this negative.
-            return Math.max(0, admitted - running);
-        });
-    }
-
-    /**
-     * A figure computed from the config and the semaphores that config belongs to. Never blocks: a resize holds
-     * the sequence odd only while it adjusts two semaphores without waiting, so a reader retries briefly.
-     */
-    private int readBetweenResizes(ToIntFunction<GateConfig> figure) {
-        while (true) {
-            long sequence = resizeSequence;
-            if ((sequence & 1) == 0) {
-                int value = figure.applyAsInt(config);
-                if (sequence == resizeSequence) {
-                    return value;
-                }
-            }
-            Thread.onSpinWait();
-        }
+        // Both counts come from one word read at one instant, so a waiter is never counted twice or not at all.
+        long snapshot = counts.snapshot();
+        return AdmissionCounts.admitted(snapshot) - AdmissionCounts.running(snapshot);
     }
 
     /**
@@ -298,11 +257,11 @@ public final class AdmissionGate {
      * admitted operation may not have begun to wait yet, so this can trail {@link #waiting()}.
      */
     public int queueLength() {
-        return execution.getQueueLength();
+        return counts.parkedWaiters();
     }
 
     @Override
     public String toString() {
-        return "AdmissionGate[" + workload + ", " + config + "]";
+        return "AdmissionGate[" + workload + ", " + counts.limits() + ", " + counts + "]";
     }
 }

@@ -1,6 +1,8 @@
 package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.ExecutionOutcome;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 
 /**
@@ -16,16 +18,33 @@ public final class Permit implements AutoCloseable {
     /** {@link #remainingNanos()} of a permit acquired without a budget. */
     public static final long NO_DEADLINE = Long.MAX_VALUE;
 
+    /**
+     * {@link #released} is written only by the owner thread, which alone reads it to decide, so the write needs no
+     * fence; other threads read it with acquire semantics for {@link #isReleased()}, and see it once the write has
+     * been released. A volatile write would cost a full fence on every operation.
+     */
+    private static final VarHandle RELEASED;
+
+    static {
+        try {
+            RELEASED = MethodHandles.lookup().findVarHandle(Permit.class, "released", boolean.class);
+        } catch (ReflectiveOperationException impossible) {
+            throw new ExceptionInInitializerError(impossible);
+        }
+    }
+
     private final AdmissionGate gate;
+    private final HeldGate held;
     private final Thread owner;
     private final long admittedAtNanos;
     private final long deadlineNanos;
     private final boolean hasDeadline;
-    private volatile boolean released;
+    private boolean released;
     private ExecutionOutcome outcome = ExecutionOutcome.FAILED;
 
-    Permit(AdmissionGate gate, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
+    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.gate = gate;
+        this.held = held;
         this.owner = Thread.currentThread();
         this.admittedAtNanos = admittedAtNanos;
         this.deadlineNanos = deadlineNanos;
@@ -55,7 +74,7 @@ public final class Permit implements AutoCloseable {
 
     /** Whether both permits have been given back. */
     public boolean isReleased() {
-        return released;
+        return (boolean) RELEASED.getAcquire(this);
     }
 
     /**
@@ -72,8 +91,8 @@ public final class Permit implements AutoCloseable {
         }
         // Only the owner gets here, so this check-then-set cannot race.
         if (!released) {
-            released = true;
-            gate.release(admittedAtNanos, outcome);
+            RELEASED.setRelease(this, true);
+            gate.release(held, admittedAtNanos, outcome);
         }
     }
 

@@ -10,10 +10,13 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.testing.Await;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** The gate's permit accounting without a database: release-once, owner-only, resize without blocking. */
@@ -129,6 +132,96 @@ class AdmissionGateTest {
             assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
                     .as("the new limit of one").isEqualTo(RejectionReason.ADMISSION_FULL);
         }
+    }
+
+    /**
+     * The releasing thread, hot on its CPU, asks again at once while the parked waiter is still being woken: the one
+     * case where a fast path that ignored the queue would barge. Repeated, because each round is one chance.
+     */
+    @Test
+    void aNewcomerNeverOvertakesAParkedWaiterWhenAPermitFrees() throws Exception {
+        AdmissionGate gate = new AdmissionGate("orders",
+                GateConfig.builder().maxConcurrent(1).maxQueued(1).queueWait(Duration.ofHours(1)).build());
+        for (int round = 0; round < 200; round++) {
+            List<String> admissions = new CopyOnWriteArrayList<>();
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch letGo = new CountDownLatch(1);
+            Thread releaser = Thread.ofVirtual().start(() -> {
+                try (Permit first = gate.acquire()) {
+                    holding.countDown();
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                try (Permit again = gate.acquire()) {
+                    admissions.add("newcomer");
+                }
+            });
+            holding.await();
+            Thread waiter = Thread.ofVirtual().start(() -> {
+                try (Permit permit = gate.acquire()) {
+                    admissions.add("waiter");
+                }
+            });
+            Await.until("the waiter parked", () -> gate.queueLength() == 1);
+
+            letGo.countDown();
+            releaser.join();
+            waiter.join();
+
+            assertThat(admissions).as("round " + round).containsExactly("waiter", "newcomer");
+            assertThat(gate.active() + gate.waiting()).isZero();
+        }
+    }
+
+    @Test
+    void anInterruptedThreadIsRefusedEvenWithPermitsFree() {
+        AdmissionGate gate = gate(2, 0);
+
+        Thread.currentThread().interrupt();
+        BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
+        boolean flagKept = Thread.interrupted();
+
+        assertThat(refused.reason()).isEqualTo(RejectionReason.INTERRUPTED);
+        assertThat(flagKept).as("interrupt flag set again").isTrue();
+        assertThat(gate.availableExecutionPermits()).isEqualTo(2);
+        assertThat(gate.availableAdmissionPermits()).isEqualTo(2);
+        try (Permit afterwards = gate.acquire()) {
+            assertThat(gate.active()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void growingHandsTheNewRoomToParkedWaiters() throws Exception {
+        AdmissionGate gate = new AdmissionGate("orders",
+                GateConfig.builder().maxConcurrent(1).maxQueued(2).queueWait(Duration.ofHours(1)).build());
+        try (HeldElsewhere first = HeldElsewhere.acquire(gate, 1)) {
+            CountDownLatch bothRan = new CountDownLatch(2);
+            CountDownLatch finish = new CountDownLatch(1);
+            List<Thread> waiters = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                waiters.add(Thread.ofVirtual().start(() -> {
+                    try (Permit permit = gate.acquire()) {
+                        bothRan.countDown();
+                        finish.await();
+                    } catch (InterruptedException e) {
+                        throw new AssertionError(e);
+                    }
+                }));
+            }
+            Await.until("two waiters parked", () -> gate.queueLength() == 2);
+
+            gate.resize(3, 0);
+
+            bothRan.await();
+            assertThat(gate.active()).isEqualTo(3);
+            assertThat(gate.waiting()).isZero();
+            finish.countDown();
+            for (Thread waiter : waiters) {
+                waiter.join();
+            }
+        }
+        assertThat(gate.availableExecutionPermits()).isEqualTo(3);
     }
 
     @Test

@@ -1,0 +1,157 @@
+package dev.dbbulkhead.gate;
+
+import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+
+/**
+ * Both permit counts of one gate in one word — admitted operations (running or waiting) in the high 32 bits,
+ * running ones in the low 32 — with a fair queue for the operations that wait to run.
+ *
+ * <p>Why one word: the gate's two semaphores would put two contended words between the CPUs on every admission
+ * and release. Here an admission with nobody waiting is one compare-and-set raising both counts, a release one
+ * lowering both. Holding "B + Q admission permits" is {@code admitted <= B + Q}, holding "B execution permits" is
+ * {@code running <= B}; a waiter is admitted but not running.
+ *
+ * <p>Fairness: while anyone waits, {@code admitted > running}, and the fast path is closed to newcomers, so none can
+ * barge past a waiter. Waiters take a running slot through the synchronizer's fair queue, in arrival order.
+ *
+ * <p>Limits apart from counts: the limits are read afresh at every decision and a resize replaces them without
+ * touching the counts. After a shrink the counts may exceed the new limits for a while; they drain as operations
+ * end, and nothing new enters until they are below. A grow wakes the queue.
+ */
+final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
+
+    private static final long serialVersionUID = 1L;
+    private static final long ONE_RUNNING = 1L;
+    private static final long ONE_ADMITTED = 1L << 32;
+    private static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
+
+    /** Never serialized: the synchronizer is serializable only because its JDK superclass is. */
+    private transient volatile GateConfig limits;
+
+    AdmissionCounts(GateConfig limits) {
+        this.limits = limits;
+    }
+
+    GateConfig limits() {
+        return limits;
+    }
+
+    /** Both counts at one instant, to be taken apart with {@link #running} and {@link #admitted}. */
+    long snapshot() {
+        return getState();
+    }
+
+    static int running(long snapshot) {
+        return (int) snapshot;
+    }
+
+    static int admitted(long snapshot) {
+        return (int) (snapshot >>> 32);
+    }
+
+    /**
+     * The fast path: admits the operation and lets it run at once when nobody waits and fewer than B run.
+     *
+     * @return whether the operation now counts as admitted and running; when false, nothing changed
+     */
+    boolean tryRunAtOnce() {
+        while (true) {
+            long word = getState();
+            int running = running(word);
+            if (admitted(word) != running || running >= limits.maxConcurrent()) {
+                return false;
+            }
+            if (compareAndSetState(word, word + ONE_OPERATION)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Admits the operation as a waiter, unless B + Q operations are admitted already.
+     *
+     * @return whether the operation now counts as admitted (not yet running); when false, nothing changed
+     */
+    boolean tryJoinQueue() {
+        while (true) {
+            long word = getState();
+            if (admitted(word) >= limits.maxAdmitted()) {
+                return false;
+            }
+            if (compareAndSetState(word, word + ONE_ADMITTED)) {
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Waits, in arrival order, for a running slot, for an admitted waiter. Returns true with the slot taken, false
+     * when {@code maxWaitNanos} passed without one (a zero wait takes a free slot only if no one waits before it),
+     * or throws {@link InterruptedException} — clearing the interrupt flag — when the thread is interrupted on entry
+     * or while waiting. Either way without a slot, the caller is still admitted and must {@link #leaveQueue()}.
+     */
+    boolean awaitRunning(long maxWaitNanos) throws InterruptedException {
+        return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos);
+    }
+
+    /** A waiter gives up without running: one admitted fewer. */
+    void leaveQueue() {
+        while (true) {
+            long word = getState();
+            if (compareAndSetState(word, word - ONE_ADMITTED)) {
+                return;
+            }
+        }
+    }
+
+    /** A running operation ends: one admitted and one running fewer, and the first waiter may run. */
+    void finishRunning() {
+        releaseShared(ONE_OPERATION);
+    }
+
+    /** Replaces the limits; the counts stay as they are. Wakes the first waiter, who takes any new room. */
+    void changeLimits(GateConfig resized) {
+        limits = resized;
+        releaseShared(0L);
+    }
+
+    /** Threads parked for a running slot: an estimate, for observation only. */
+    int parkedWaiters() {
+        return getQueueLength();
+    }
+
+    @Override
+    protected long tryAcquireShared(long ignored) {
+        if (hasQueuedPredecessors()) {
+            return -1L;
+        }
+        while (true) {
+            long word = getState();
+            long free = (long) limits.maxConcurrent() - running(word);
+            if (free <= 0) {
+                return -1L;
+            }
+            if (compareAndSetState(word, word + ONE_RUNNING)) {
+                // What is left tells the synchronizer whether to wake the next waiter too.
+                return free - 1;
+            }
+        }
+    }
+
+    @Override
+    protected boolean tryReleaseShared(long operations) {
+        while (operations != 0) {
+            long word = getState();
+            if (compareAndSetState(word, word - operations)) {
+                break;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public String toString() {
+        long word = getState();
+        return "admitted=" + admitted(word) + ", running=" + running(word) + ", parked=" + getQueueLength();
+    }
+}
