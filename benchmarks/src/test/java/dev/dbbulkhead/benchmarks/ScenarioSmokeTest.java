@@ -35,6 +35,7 @@ class ScenarioSmokeTest {
 
         assertThat(result.runs()).extracting(GuardRun::guard).containsExactly(TransactionGuard.values());
         assertThat(result.unloadedCost().count()).isEqualTo(ScenarioSettings.smoke().calibrationCalls());
+        assertThat(result.closedLoopPerSecond()).as("closed-loop commits per second").isPositive();
         for (GuardRun run : result.runs()) {
             assertThat(run.offered()).as(run.guard().label()).isPositive();
             assertCountsAddUp(run.counts(), run.offered());

@@ -30,16 +30,21 @@ public final class GateCostRun {
 
     /** How long JMH measures: the report's settings, or a quick look. */
     public enum Effort {
-        /** 1 fork, 3 × 1 s warm-up, 5 × 1 s measurement per benchmark. */
-        FULL(3, 5, TimeValue.seconds(1)),
+        /**
+         * 3 forks, each 3 × 1 s warm-up and 5 × 1 s measurement per benchmark. Three forks because one fork's
+         * contended figure can sit far from the others' (JIT decisions and thread placement differ per JVM).
+         */
+        FULL(3, 3, 5, TimeValue.seconds(1)),
         /** 1 fork, 1 × 0.2 s warm-up, 2 × 0.2 s measurement: numbers are indicative only. */
-        QUICK(1, 2, TimeValue.milliseconds(200));
+        QUICK(1, 1, 2, TimeValue.milliseconds(200));
 
+        final int forks;
         final int warmups;
         final int measurements;
         final TimeValue time;
 
-        Effort(int warmups, int measurements, TimeValue time) {
+        Effort(int forks, int warmups, int measurements, TimeValue time) {
+            this.forks = forks;
             this.warmups = warmups;
             this.measurements = measurements;
             this.time = time;
@@ -67,10 +72,11 @@ public final class GateCostRun {
         double loadAfter = RunConditions.loadAverage();
 
         StringBuilder text = new StringBuilder()
-                .append("JMH ").append(effort).append(": 1 fork, ").append(effort.warmups).append(" × ")
+                .append("JMH ").append(effort).append(": ").append(effort.forks)
+                .append(effort.forks == 1 ? " fork, " : " forks, each ").append(effort.warmups).append(" × ")
                 .append(effort.time).append(" warm-up, ").append(effort.measurements).append(" × ")
                 .append(effort.time).append(" measurement; mean time per operation in ns ± 99.9 % error, ")
-                .append("(in brackets: the fastest iteration, the one least disturbed by other processes); × = ratio to ")
+                .append("(in brackets: the fastest iteration of any fork, the one least disturbed by other processes); × = ratio to ")
                 .append("the bare Semaphore floor in the same column, of means (of fastest iterations). Load average ")
                 .append(number(loadBefore, 2)).append(" before, ").append(number(loadAfter, 2)).append(" after.\n\n")
                 .append("### Admit + release of an empty operation\n\n")
@@ -86,7 +92,7 @@ public final class GateCostRun {
     private static ChainedOptionsBuilder options(Effort effort, Class<?> benchmark) {
         return new OptionsBuilder()
                 .include("\\." + benchmark.getSimpleName() + "\\.")
-                .forks(1)
+                .forks(effort.forks)
                 .warmupIterations(effort.warmups)
                 .warmupTime(effort.time)
                 .measurementIterations(effort.measurements)

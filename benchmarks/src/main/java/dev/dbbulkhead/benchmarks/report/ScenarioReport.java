@@ -36,7 +36,10 @@ public final class ScenarioReport {
                 .append(number(cost, 2)).append(" ms, p99 ").append(number(result.unloadedCost().p99(), 2))
                 .append(" ms (").append(result.unloadedCost().count()).append(" transactions one at a time).\n")
                 .append("Capacity (the physical floor of time per commit, turned into a ceiling of commits/s): P / cost = ")
-                .append(number(result.capacityPerSecond(), 0)).append(" commits/s. Offered: ")
+                .append(number(result.capacityPerSecond(), 0)).append(" commits/s. Closed loop (P callers back to")
+                .append(" back, no flood, no guard): ").append(number(result.closedLoopPerSecond(), 0))
+                .append(" commits/s = ").append(percent(result.closedLoopPerSecond() / result.capacityPerSecond()))
+                .append(" of capacity. Offered: ")
                 .append(number(result.offeredPerSecond(), 0)).append(" calls/s for ")
                 .append(result.window().toMillis()).append(" ms per guard, each call on a new virtual thread.\n")
                 .append("Budget: B = ").append(result.budget().maxConcurrent()).append(", Q = ")
@@ -93,7 +96,9 @@ public final class ScenarioReport {
                         new Charts.Bars("all commits", committed),
                         new Charts.Bars("commits within SLO " + result.slo().toMillis() + " ms", withinSlo)),
                 List.of(new Charts.Reference("capacity P/cost " + number(result.capacityPerSecond(), 0) + "/s",
-                        result.capacityPerSecond())));
+                                result.capacityPerSecond()),
+                        new Charts.Reference("closed loop " + number(result.closedLoopPerSecond(), 0) + "/s",
+                                result.closedLoopPerSecond())));
         Charts.lineChart(out.resolve("overload-parked.png"), "Callers parked (in flight, not executing)",
                 "seconds since load began", "callers parked (log)", true, parked, List.of(
                         new Charts.Reference("B + Q = " + (int) (b + q), b + q)));
