@@ -8,6 +8,7 @@ import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * The gate of one workload: the two semaphores of the design, kept as two counts in one word.
@@ -173,9 +174,33 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
     public void resize(int maxConcurrent, int maxQueued) {
+        resize(limits -> limits.maxConcurrent(maxConcurrent).maxQueued(maxQueued));
+    }
+
+    /**
+     * Changes B only, as {@link #resize(int, int)} does, keeping Q as it is at that moment: two operators changing
+     * one limit each never undo each other's change.
+     *
+     * @throws IllegalArgumentException for a B below 1, or a B + Q past {@link Integer#MAX_VALUE}
+     */
+    public void resizeConcurrent(int maxConcurrent) {
+        resize(limits -> limits.maxConcurrent(maxConcurrent));
+    }
+
+    /**
+     * Changes Q only, as {@link #resize(int, int)} does, keeping B as it is at that moment.
+     *
+     * @throws IllegalArgumentException for a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
+     */
+    public void resizeQueued(int maxQueued) {
+        resize(limits -> limits.maxQueued(maxQueued));
+    }
+
+    /** Reads, changes and replaces the limits as one step with respect to other resizes. */
+    private void resize(UnaryOperator<GateConfig.Builder> change) {
         resizeLock.lock();
         try {
-            counts.changeLimits(counts.limits().toBuilder().maxConcurrent(maxConcurrent).maxQueued(maxQueued).build());
+            counts.changeLimits(change.apply(counts.limits().toBuilder()).build());
         } finally {
             resizeLock.unlock();
         }

@@ -225,6 +225,27 @@ class AdmissionGateTest {
     }
 
     @Test
+    void resizingOneLimitKeepsTheOtherAsItIsAtThatMoment() {
+        AdmissionGate gate = gate(2, 1);
+
+        gate.resizeConcurrent(3);
+        assertThat(gate.config().maxConcurrent()).isEqualTo(3);
+        assertThat(gate.config().maxQueued()).isEqualTo(1);
+
+        gate.resizeQueued(5);
+        assertThat(gate.config().maxConcurrent()).isEqualTo(3);
+        assertThat(gate.config().maxQueued()).isEqualTo(5);
+
+        assertThatIllegalArgumentException().isThrownBy(() -> gate.resizeQueued(-1))
+                .withMessageContaining("maxQueued (Q)").withMessageContaining("-1");
+        assertThatIllegalArgumentException().isThrownBy(() -> gate.resizeConcurrent(Integer.MAX_VALUE))
+                .withMessageContaining("maxConcurrent (B) + maxQueued (Q)");
+        assertThat(gate.config().maxConcurrent()).isEqualTo(3);
+        assertThat(gate.config().maxQueued()).isEqualTo(5);
+        assertThat(gate.availableAdmissionPermits()).isEqualTo(8);
+    }
+
+    @Test
     void resizeRefusesOutOfRangeValuesAndKeepsTheOldLimits() {
         AdmissionGate gate = gate(2, 2);
 

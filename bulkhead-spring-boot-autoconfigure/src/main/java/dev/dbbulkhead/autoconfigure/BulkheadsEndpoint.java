@@ -11,7 +11,6 @@ import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -76,10 +75,15 @@ public class BulkheadsEndpoint {
             throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
                     "nothing to resize");
         }
-        GateConfig current = template.gate().config();
         try {
-            template.resize(Objects.requireNonNullElse(maxConcurrent, current.maxConcurrent()),
-                    Objects.requireNonNullElse(maxQueued, current.maxQueued()));
+            // A limit left out is kept as it is at the moment of the change, not as it was read before it.
+            if (maxQueued == null) {
+                template.gate().resizeConcurrent(maxConcurrent);
+            } else if (maxConcurrent == null) {
+                template.gate().resizeQueued(maxQueued);
+            } else {
+                template.resize(maxConcurrent, maxQueued);
+            }
         } catch (IllegalArgumentException outOfRange) {
             throw new InvalidEndpointRequestException(outOfRange.getMessage(), outOfRange.getMessage());
         }
