@@ -58,8 +58,9 @@ public final class BenchmarkSuite {
             ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(settings));
             System.out.println("isolation written to " + out.resolve("isolation.md"));
         }
-        Files.writeString(out.resolve("environment.md"), Environment.describe(BenchDatabase.create().serverVersion()));
-        System.out.println(Files.readString(out.resolve("environment.md")));
+        String environment = Environment.describe(BenchDatabase.serverVersion());
+        Files.writeString(out.resolve("environment.md"), environment);
+        System.out.println(environment);
         // The embedded PostgreSQL stops in a shutdown hook; JMH and HikariCP may leave non-daemon threads.
         System.exit(0);
     }

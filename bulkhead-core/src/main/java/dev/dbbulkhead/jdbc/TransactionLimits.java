@@ -131,20 +131,24 @@ public final class TransactionLimits {
     /**
      * Applies the limits as the first statement of the transaction open on {@code connection}.
      *
-     * @throws SQLFeatureNotSupportedException when limits are set and the database is not PostgreSQL
+     * @throws SQLFeatureNotSupportedException when limits are set and the database is not PostgreSQL (the
+     *                                         database's own refusal of {@code SET LOCAL} is its cause)
      */
     public void applyTo(Connection connection, long remainingNanos) throws SQLException {
         String sql = setLocalStatement(remainingNanos);
         if (sql == null) {
             return;
         }
-        String product = connection.getMetaData().getDatabaseProductName();
-        if (!"PostgreSQL".equals(product)) {
-            throw new SQLFeatureNotSupportedException("statement-timeout, lock-timeout and deadline are applied"
-                    + " with PostgreSQL's SET LOCAL; this database is " + product);
-        }
         try (Statement statement = connection.createStatement()) {
             statement.execute(sql);
+        } catch (SQLException refused) {
+            // Asked only once the statement failed, to explain it: never on the path of every transaction.
+            String product = connection.getMetaData().getDatabaseProductName();
+            if (!"PostgreSQL".equals(product)) {
+                throw new SQLFeatureNotSupportedException("statement-timeout, lock-timeout and deadline are applied"
+                        + " with PostgreSQL's SET LOCAL; this database is " + product, refused);
+            }
+            throw refused;
         }
     }
 

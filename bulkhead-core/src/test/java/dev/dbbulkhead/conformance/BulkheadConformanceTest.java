@@ -212,8 +212,7 @@ abstract class BulkheadConformanceTest {
     @DisplayName("d. B=1, Q=1: the second operation waits, the third is rejected at once with ADMISSION_FULL")
     void excessAdmissionsAreRejectedAtOnce() throws Exception {
         Bulkhead bulkhead = bulkhead("orders", pool(2), 1, 1, LONG_WAIT);
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 1);
         CompletableFuture<Integer> second = inVirtualThread(
                 () -> bulkhead.transaction(connection -> queryInt(connection, "SELECT 2")));
         Await.until("second operation parked for an execution permit", () -> bulkhead.gate().queueLength() == 1);
@@ -224,8 +223,7 @@ abstract class BulkheadConformanceTest {
             assertThat(rejected.reason()).isEqualTo(RejectionReason.ADMISSION_FULL);
             assertThat(rejected.workload()).isEqualTo("orders");
         });
-        finishFirst.countDown();
-        assertThat(first.get()).isEqualTo(1);
+        assertThat(first.finish()).isEqualTo(1);
         assertThat(second.get()).isEqualTo(2);
         assertAllPermitsBack(bulkhead.gate());
     }
@@ -251,8 +249,7 @@ abstract class BulkheadConformanceTest {
     @ValueSource(strings = {"PT0.05S", "PT0S"})
     void expiredOrZeroQueueWaitReleasesOnlyTheAdmissionPermit(Duration queueWait) throws Exception {
         Bulkhead bulkhead = bulkhead("orders", pool(2), 1, 1, queueWait);
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 1);
 
         // The first keeps its permit until after this returns: a zero wait cannot have waited for it.
         Throwable second = catchThrowable(() -> bulkhead.transaction(connection -> queryInt(connection, "SELECT 2")));
@@ -261,8 +258,7 @@ abstract class BulkheadConformanceTest {
         assertThat(bulkhead.gate().availableAdmissionPermits()).as("only the first still admitted").isEqualTo(1);
         assertThat(bulkhead.gate().availableExecutionPermits()).as("the first still runs").isZero();
         assertThat(bulkhead.gate().queueLength()).as("nobody left waiting").isZero();
-        finishFirst.countDown();
-        assertThat(first.get()).isEqualTo(1);
+        assertThat(first.finish()).isEqualTo(1);
         assertAllPermitsBack(bulkhead.gate());
     }
 
@@ -272,8 +268,7 @@ abstract class BulkheadConformanceTest {
     @DisplayName("f. an interrupted wait gives INTERRUPTED, restores the interrupt flag and releases the admission permit")
     void interruptedWaitRestoresTheFlagAndReleasesTheAdmissionPermit() throws Exception {
         Bulkhead bulkhead = bulkhead("orders", pool(2), 1, 1, LONG_WAIT);
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 1);
         CompletableFuture<RejectionReason> reason = new CompletableFuture<>();
         AtomicBoolean flagAfterwards = new AtomicBoolean();
         Thread waiter = Thread.ofVirtual().start(() -> {
@@ -294,8 +289,7 @@ abstract class BulkheadConformanceTest {
         assertThat(reason.get()).isEqualTo(RejectionReason.INTERRUPTED);
         assertThat(flagAfterwards).as("interrupt flag restored").isTrue();
         assertThat(bulkhead.gate().availableAdmissionPermits()).as("only the first still admitted").isEqualTo(1);
-        finishFirst.countDown();
-        assertThat(first.get()).isEqualTo(1);
+        assertThat(first.finish()).isEqualTo(1);
         assertAllPermitsBack(bulkhead.gate());
     }
 
@@ -421,8 +415,7 @@ abstract class BulkheadConformanceTest {
     @DisplayName("k. with B=1, timed waiters are served in arrival order")
     void timedWaitersAreServedInArrivalOrder() throws Exception {
         Bulkhead bulkhead = bulkhead("orders", pool(2), 1, 3, LONG_WAIT);
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 0, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 0);
         List<Integer> servedOrder = new CopyOnWriteArrayList<>();
         List<CompletableFuture<Integer>> waiters = new ArrayList<>();
         for (int arrival = 1; arrival <= 3; arrival++) {
@@ -434,12 +427,12 @@ abstract class BulkheadConformanceTest {
             Await.until("waiter " + id + " parked", () -> bulkhead.gate().queueLength() == id);
         }
 
-        finishFirst.countDown();
+        first.release();
 
         for (CompletableFuture<Integer> waiter : waiters) {
             waiter.get();
         }
-        first.get();
+        first.result().get();
         assertThat(servedOrder).containsExactly(1, 2, 3);
         assertAllPermitsBack(bulkhead.gate());
     }
@@ -664,8 +657,7 @@ abstract class BulkheadConformanceTest {
         long deadlineMillis = 60_000;
         Bulkhead bulkhead = limited(pool(2), 1, LONG_WAIT,
                 TransactionLimits.of(Duration.ofMillis(deadlineMillis), null, Duration.ofMillis(deadlineMillis)));
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 1);
         CompletableFuture<String> second = inVirtualThread(
                 () -> bulkhead.transaction(connection -> setting(connection, "statement_timeout")));
         Await.until("second parked", () -> bulkhead.gate().queueLength() == 1);
@@ -674,10 +666,10 @@ abstract class BulkheadConformanceTest {
         Await.until(queueWaitAtLeast + " ms of queue wait",
                 () -> System.nanoTime() - parkedAt >= TimeUnit.MILLISECONDS.toNanos(queueWaitAtLeast));
 
-        finishFirst.countDown();
+        first.release();
 
         assertThat(Long.parseLong(second.get())).isLessThanOrEqualTo(deadlineMillis - queueWaitAtLeast);
-        first.get();
+        first.result().get();
         assertAllPermitsBack(bulkhead.gate());
     }
 
@@ -686,15 +678,13 @@ abstract class BulkheadConformanceTest {
     void budgetSpentInTheQueueIsARejectionWithoutAConnection() throws Exception {
         HikariDataSource pool = pool(2);
         Bulkhead bulkhead = limited(pool, 1, LONG_WAIT, TransactionLimits.NONE);
-        CountDownLatch finishFirst = new CountDownLatch(1);
-        CompletableFuture<Integer> first = holdingOperation(bulkhead, 1, finishFirst);
+        HeldOperation first = holdingOperation(bulkhead, 1);
 
         Throwable second = catchThrowable(() -> bulkhead.transaction(Duration.ofMillis(30), connection -> 2));
 
         assertRejected(second, RejectionReason.QUEUE_TIMEOUT);
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("only the first's connection").isEqualTo(1);
-        finishFirst.countDown();
-        first.get();
+        first.finish();
         assertAllPermitsBack(bulkhead.gate());
     }
 
@@ -716,9 +706,13 @@ abstract class BulkheadConformanceTest {
         return pool;
     }
 
-    /** Starts an operation in a virtual thread that selects {@code value}, then holds its permit until {@code finish}. */
-    CompletableFuture<Integer> holdingOperation(Bulkhead bulkhead, int value, CountDownLatch finish)
-            throws InterruptedException {
+    /**
+     * Starts an operation in a virtual thread that selects {@code value}, then holds its permit until it is told to
+     * finish — at the latest when the test ends, so that a failed assertion never leaves it holding a connection.
+     */
+    HeldOperation holdingOperation(Bulkhead bulkhead, int value) throws InterruptedException {
+        CountDownLatch finish = new CountDownLatch(1);
+        resources.add(finish::countDown);
         CountDownLatch running = new CountDownLatch(1);
         CompletableFuture<Integer> operation = inVirtualThread(() -> bulkhead.transaction(connection -> {
             int selected = queryInt(connection, "SELECT " + value);
@@ -727,7 +721,22 @@ abstract class BulkheadConformanceTest {
             return selected;
         }));
         running.await();
-        return operation;
+        return new HeldOperation(finish, operation);
+    }
+
+    /** An operation holding its permits until {@link #release()}; {@code result} is what it selected. */
+    record HeldOperation(CountDownLatch holding, CompletableFuture<Integer> result) {
+
+        /** Lets the operation end. */
+        void release() {
+            holding.countDown();
+        }
+
+        /** Lets the operation end and returns what it selected. */
+        int finish() throws Exception {
+            release();
+            return result.get();
+        }
     }
 
     static <T> CompletableFuture<T> inVirtualThread(Callable<T> task) {

@@ -195,31 +195,15 @@ class AdmissionGateTest {
     void growingHandsTheNewRoomToParkedWaiters() throws Exception {
         AdmissionGate gate = new AdmissionGate("orders",
                 GateConfig.builder().maxConcurrent(1).maxQueued(2).queueWait(Duration.ofHours(1)).build());
-        try (HeldElsewhere first = HeldElsewhere.acquire(gate, 1)) {
-            CountDownLatch bothRan = new CountDownLatch(2);
-            CountDownLatch finish = new CountDownLatch(1);
-            List<Thread> waiters = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                waiters.add(Thread.ofVirtual().start(() -> {
-                    try (Permit permit = gate.acquire()) {
-                        bothRan.countDown();
-                        finish.await();
-                    } catch (InterruptedException e) {
-                        throw new AssertionError(e);
-                    }
-                }));
-            }
+        try (HeldElsewhere first = HeldElsewhere.acquire(gate, 1);
+             HeldElsewhere waiters = HeldElsewhere.start(gate, 2)) {
             Await.until("two waiters parked", () -> gate.queueLength() == 2);
 
             gate.resize(3, 0);
 
-            bothRan.await();
+            waiters.awaitHolding();
             assertThat(gate.active()).isEqualTo(3);
             assertThat(gate.waiting()).isZero();
-            finish.countDown();
-            for (Thread waiter : waiters) {
-                waiter.join();
-            }
         }
         assertThat(gate.availableExecutionPermits()).isEqualTo(3);
     }

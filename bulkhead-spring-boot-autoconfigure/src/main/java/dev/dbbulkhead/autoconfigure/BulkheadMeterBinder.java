@@ -11,9 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Arrays;
-import java.util.Map;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -38,8 +36,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     static final String LIMIT = "db.bulkhead.limit";
 
     private final MeterRegistry registry;
-    /** The meters each workload registered, to remove them with it. */
-    private final Map<String, Queue<Meter>> metersByWorkload = new ConcurrentHashMap<>();
+    /** Every meter this binder registered, to remove them when the context closes. */
+    private final Queue<Meter> meters = new ConcurrentLinkedQueue<>();
 
     public BulkheadMeterBinder(MeterRegistry registry) {
         this.registry = registry;
@@ -65,20 +63,13 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     /** Removes the meters of every workload: their bulkheads close with the application context. */
     @Override
     public void destroy() {
-        metersByWorkload.keySet().forEach(this::unbind);
-    }
-
-    /** Removes the meters of {@code workload} from the registry. */
-    public void unbind(String workload) {
-        Queue<Meter> meters = metersByWorkload.remove(workload);
-        if (meters != null) {
-            meters.forEach(registry::remove);
-        }
+        meters.forEach(registry::remove);
+        meters.clear();
     }
 
     private void gauge(AdmissionGate gate, String name, String description, Tags tags,
                        ToDoubleFunction<AdmissionGate> value) {
-        bound(gate.workload(), Gauge.builder(name, gate, value).strongReference(true).description(description)
+        bound(Gauge.builder(name, gate, value).strongReference(true).description(description)
                 .tag("workload", gate.workload()).tags(tags).register(registry));
     }
 
@@ -88,12 +79,12 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
      */
     private <E extends Enum<E>, M extends Meter> M[] onePerValue(String workload, E[] values,
             Function<E, Meter.MeterProvider<M>> meters, IntFunction<M[]> array) {
-        return Arrays.stream(values).map(value -> bound(workload, meters.apply(value).withTag("workload", workload)))
+        return Arrays.stream(values).map(value -> bound(meters.apply(value).withTag("workload", workload)))
                 .toArray(array);
     }
 
-    private <M extends Meter> M bound(String workload, M meter) {
-        metersByWorkload.computeIfAbsent(workload, name -> new ConcurrentLinkedQueue<>()).add(meter);
+    private <M extends Meter> M bound(M meter) {
+        meters.add(meter);
         return meter;
     }
 
@@ -106,7 +97,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
         private final Timer[] executionByOutcome;
 
         WorkloadMeters(String workload) {
-            admitted = bound(workload, Counter.builder(ADMITTED)
+            admitted = bound(Counter.builder(ADMITTED)
                     .description("Operations that got an execution permit and ran")
                     .tag("workload", workload).register(registry));
             String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
@@ -114,7 +105,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);
-            queueWait = bound(workload, Timer.builder(QUEUE_WAIT)
+            queueWait = bound(Timer.builder(QUEUE_WAIT)
                     .description("Wait of an admitted operation for its execution permit, until it got one or gave up")
                     .tag("workload", workload).register(registry));
             String executionDescription = "Time an operation held its execution permit, from requesting the"

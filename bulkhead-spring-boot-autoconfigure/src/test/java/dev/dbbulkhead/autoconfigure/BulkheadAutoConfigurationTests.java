@@ -21,10 +21,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
-import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -35,14 +32,9 @@ import org.springframework.transaction.TransactionDefinition;
 
 class BulkheadAutoConfigurationTests {
 
-    static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
-            DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
-            TransactionAutoConfiguration.class);
-
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(BOOT_JDBC)
-            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
-            .withPropertyValues(SharedDatabase.dataSourceProperties());
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class));
 
     @Test
     void withoutADataSourceNothingIsConfigured() {

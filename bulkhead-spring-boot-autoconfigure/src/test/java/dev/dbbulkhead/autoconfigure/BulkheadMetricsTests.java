@@ -38,10 +38,9 @@ class BulkheadMetricsTests {
             "db.bulkhead.limit");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(BulkheadAutoConfigurationTests.BOOT_JDBC)
+            .with(SharedDatabase::onBootJdbc)
             .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
                     BulkheadMetricsAutoConfiguration.class))
-            .withPropertyValues(SharedDatabase.dataSourceProperties())
             .withPropertyValues(
                     // B = 1 with one queue place and a wait no test outlasts: a second operation waits, a third is full.
                     "db.bulkhead.workloads.orders.max-concurrent=1", "db.bulkhead.workloads.orders.max-queued=1",

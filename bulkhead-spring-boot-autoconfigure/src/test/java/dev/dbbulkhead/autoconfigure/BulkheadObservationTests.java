@@ -24,10 +24,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class BulkheadObservationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(BulkheadAutoConfigurationTests.BOOT_JDBC)
+            .with(SharedDatabase::onBootJdbc)
             .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
                     BulkheadObservationAutoConfiguration.class))
-            .withPropertyValues(SharedDatabase.dataSourceProperties())
             .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=1",
                     "db.bulkhead.workloads.orders.max-queued=1", "db.bulkhead.workloads.orders.queue-wait=0s");
 

@@ -11,22 +11,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 
 /** The start-up budget check (SPEC 17–19) against pools of a real PostgreSQL, each finding in both modes. */
 @ExtendWith(OutputCaptureExtension.class)
 class ConnectionBudgetTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    BulkheadAutoConfiguration.class))
-            .withPropertyValues(SharedDatabase.dataSourceProperties())
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
             .withPropertyValues("spring.datasource.hikari.pool-name=budget-pool",
                     "spring.datasource.hikari.maximum-pool-size=4");
 

@@ -7,19 +7,14 @@ import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.transaction.annotation.Transactional;
 
 class DbBulkheadDeclarationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-                    DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-                    BulkheadAutoConfiguration.class))
-            .withPropertyValues(SharedDatabase.dataSourceProperties())
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
             .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=1",
                     "db.bulkhead.workloads.reports.max-concurrent=1");
 

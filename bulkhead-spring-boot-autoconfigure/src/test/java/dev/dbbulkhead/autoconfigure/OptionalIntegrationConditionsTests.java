@@ -18,9 +18,8 @@ class OptionalIntegrationConditionsTests {
             BulkheadEndpointAutoConfiguration.class, BulkheadWebMvcAutoConfiguration.class);
 
     private final WebApplicationContextRunner web = new WebApplicationContextRunner()
-            .withConfiguration(BulkheadAutoConfigurationTests.BOOT_JDBC)
+            .with(SharedDatabase::onBootJdbc)
             .withConfiguration(BULKHEADS)
-            .withPropertyValues(SharedDatabase.dataSourceProperties())
             .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2",
                     "management.endpoints.web.exposure.include=dbbulkheads");
 
@@ -50,9 +49,8 @@ class OptionalIntegrationConditionsTests {
                 .run(context -> assertThat(context).hasNotFailed()
                         .doesNotHaveBean(BulkheadRejectedExceptionHandler.class));
         new ApplicationContextRunner()
-                .withConfiguration(BulkheadAutoConfigurationTests.BOOT_JDBC)
+                .with(SharedDatabase::onBootJdbc)
                 .withConfiguration(BULKHEADS)
-                .withPropertyValues(SharedDatabase.dataSourceProperties())
                 .run(context -> assertThat(context).hasNotFailed()
                         .doesNotHaveBean(BulkheadRejectedExceptionHandler.class));
     }

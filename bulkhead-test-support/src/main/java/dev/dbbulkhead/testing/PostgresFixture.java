@@ -1,7 +1,5 @@
 package dev.dbbulkhead.testing;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,22 +74,6 @@ public final class PostgresFixture {
             throw new IllegalStateException("Could not create test schema on " + pg, e);
         }
         return new TestDatabase(pg, schema);
-    }
-
-    /** A HikariCP pool configured as in production, on the given schema. */
-    static HikariDataSource pool(PostgresServer pg, String schema, int maximumPoolSize, String poolName) {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(poolName);
-        config.setJdbcUrl(pg.jdbcUrl());
-        config.setUsername(pg.username());
-        config.setPassword(pg.password());
-        config.setSchema(schema);
-        config.setMaximumPoolSize(maximumPoolSize);
-        config.setMinimumIdle(maximumPoolSize);
-        // Short, so tests that exhaust the pool end soon; not HikariCP's 250 ms floor, which a loaded machine
-        // can exceed just handing over an idle connection.
-        config.setConnectionTimeout(1_000);
-        return new HikariDataSource(config);
     }
 
     private static PostgresServer start(Map<String, String> environment) {

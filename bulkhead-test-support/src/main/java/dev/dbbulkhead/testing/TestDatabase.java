@@ -1,5 +1,6 @@
 package dev.dbbulkhead.testing;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -16,7 +17,26 @@ public record TestDatabase(PostgresServer server, String schema) {
 
     /** A HikariCP pool of {@code maximumPoolSize} connections on this schema, 1 s connection timeout. */
     public HikariDataSource pool(int maximumPoolSize) {
-        return PostgresFixture.pool(server, schema, maximumPoolSize, "test-" + schema);
+        return new HikariDataSource(poolConfig(maximumPoolSize, "test-" + schema));
+    }
+
+    /**
+     * The settings of {@link #pool(int)}, for a caller that needs to change some before building its pool: this
+     * server and schema, {@code maximumPoolSize} connections all kept open, 1 s connection timeout.
+     */
+    public HikariConfig poolConfig(int maximumPoolSize, String poolName) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName(poolName);
+        config.setJdbcUrl(server.jdbcUrl());
+        config.setUsername(server.username());
+        config.setPassword(server.password());
+        config.setSchema(schema);
+        config.setMaximumPoolSize(maximumPoolSize);
+        config.setMinimumIdle(maximumPoolSize);
+        // Short, so tests that exhaust the pool end soon; not HikariCP's 250 ms floor, which a loaded machine
+        // can exceed just handing over an idle connection.
+        config.setConnectionTimeout(1_000);
+        return config;
     }
 
     /** A plain connection outside every pool, for setup and for looking at the data from the side. */

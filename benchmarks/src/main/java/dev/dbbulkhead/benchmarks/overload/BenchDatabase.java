@@ -5,8 +5,10 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.benchmarks.load.LoadStream;
 import dev.dbbulkhead.benchmarks.load.Occupancy;
 import dev.dbbulkhead.testing.PostgresFixture;
+import dev.dbbulkhead.testing.PostgresServer;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -42,14 +44,7 @@ public final class BenchDatabase {
      * auto-commit off.
      */
     public HikariDataSource pool(int size, Duration connectionTimeout, String name) throws SQLException {
-        HikariConfig config = new HikariConfig();
-        config.setPoolName(name);
-        config.setJdbcUrl(database.server().jdbcUrl());
-        config.setUsername(database.server().username());
-        config.setPassword(database.server().password());
-        config.setSchema(database.schema());
-        config.setMaximumPoolSize(size);
-        config.setMinimumIdle(size);
+        HikariConfig config = database.poolConfig(size, name);
         config.setAutoCommit(false);
         config.setConnectionTimeout(connectionTimeout.toMillis());
         HikariDataSource pool = new HikariDataSource(config);
@@ -97,9 +92,11 @@ public final class BenchDatabase {
                 connection -> occupancy.executing(() -> sleepAndUpdate(connection, sleep))));
     }
 
-    /** The server's version string. */
-    public String serverVersion() {
-        try (Connection connection = database.connect();
+    /** The version string of the server the scenarios run on (started if need be). */
+    public static String serverVersion() {
+        PostgresServer server = PostgresFixture.server();
+        try (Connection connection = DriverManager.getConnection(server.jdbcUrl(), server.username(),
+                server.password());
              Statement statement = connection.createStatement();
              ResultSet version = statement.executeQuery("SHOW server_version")) {
             version.next();

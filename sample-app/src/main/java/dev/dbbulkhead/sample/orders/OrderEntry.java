@@ -28,8 +28,7 @@ public class OrderEntry {
         if (!orders.takeStock(productId, quantity)) {
             throw new OutOfStockException(productId, quantity);
         }
-        long id = orders.insert(productId, quantity);
-        return orders.find(id).orElseThrow();
+        return orders.insert(productId, quantity);
     }
 
     public Optional<Order> find(long id) {
