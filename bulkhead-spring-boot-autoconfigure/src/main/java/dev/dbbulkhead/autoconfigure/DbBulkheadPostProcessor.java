@@ -35,7 +35,9 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         Class<?> beanClass = AopProxyUtils.ultimateTargetClass(bean);
-        if (DbBulkheadDeclarations.POINTCUT.getClassFilter().matches(beanClass)) {
+        // isEligible asks the pointcut about every method once per class and caches the answer, which the proxying
+        // below reuses: a bean without @DbBulkhead is walked once, not once here and again there.
+        if (isEligible(beanClass)) {
             ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, method),
                     ReflectionUtils.USER_DECLARED_METHODS);
         }
