@@ -69,8 +69,12 @@ public class BulkheadsEndpoint {
      */
     @WriteOperation
     public Workload resize(@Selector String name, @Nullable Integer maxConcurrent, @Nullable Integer maxQueued) {
-        BulkheadTemplate template = registry.find(name).orElseThrow(() -> new InvalidEndpointRequestException(
-                "No bulkhead workload named '" + name + "'; configured: " + registry.names(), "unknown workload"));
+        BulkheadTemplate template;
+        try {
+            template = registry.template(name);
+        } catch (IllegalArgumentException unknown) {
+            throw new InvalidEndpointRequestException(unknown.getMessage(), "unknown workload");
+        }
         if (maxConcurrent == null && maxQueued == null) {
             throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
                     "nothing to resize");

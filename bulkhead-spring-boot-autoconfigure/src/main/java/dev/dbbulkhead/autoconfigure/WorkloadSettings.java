@@ -39,17 +39,24 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
 
     /** Resolves the defaults alone, so that a bad default fails even when every workload overrides it. */
     static WorkloadSettings ofDefaults(BulkheadProperties properties) {
-        return resolve(DEFAULTS_PREFIX, new Workload(), properties.getDefaults());
+        return resolve(resolver(null, properties));
     }
 
     /** Resolves workload {@code name} of {@code properties}. */
     static WorkloadSettings ofWorkload(String name, BulkheadProperties properties) {
-        Workload own = properties.getWorkloads().getOrDefault(name, new Workload());
-        return resolve(BulkheadProperties.PREFIX + ".workloads." + name + ".", own, properties.getDefaults());
+        return resolve(resolver(name, properties));
     }
 
-    private static WorkloadSettings resolve(String prefix, Workload own, Workload defaults) {
-        Resolver resolver = new Resolver(prefix, own, defaults);
+    /** Reads the keys of workload {@code name}, falling back to the defaults; the defaults alone for a null name. */
+    private static Resolver resolver(String name, BulkheadProperties properties) {
+        if (name == null) {
+            return new Resolver(DEFAULTS_PREFIX, new Workload(), properties.getDefaults());
+        }
+        return new Resolver(BulkheadProperties.PREFIX + ".workloads." + name + ".",
+                properties.getWorkloads().getOrDefault(name, new Workload()), properties.getDefaults());
+    }
+
+    private static WorkloadSettings resolve(Resolver resolver) {
         Setting<Integer> maxConcurrent = resolver.setting("max-concurrent", Workload::getMaxConcurrent,
                 GateConfig.DEFAULT_MAX_CONCURRENT);
         Setting<Integer> maxQueued = resolver.setting("max-queued", Workload::getMaxQueued,
@@ -109,9 +116,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      * @throws BulkheadConfigurationException when the value is not above zero, or longer than a day
      */
     static long retryAfterSeconds(String name, BulkheadProperties properties) {
-        Workload own = name == null ? new Workload() : properties.getWorkloads().getOrDefault(name, new Workload());
-        String prefix = name == null ? DEFAULTS_PREFIX : BulkheadProperties.PREFIX + ".workloads." + name + ".";
-        Setting<Duration> retryAfter = new Resolver(prefix, own, properties.getDefaults())
+        Setting<Duration> retryAfter = resolver(name, properties)
                 .setting("retry-after", Workload::getRetryAfter, DEFAULT_RETRY_AFTER);
         return validate(retryAfter, WorkloadSettings::wholeSecondsRoundedUp);
     }
