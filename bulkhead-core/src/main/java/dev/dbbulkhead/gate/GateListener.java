@@ -55,7 +55,7 @@ public interface GateListener {
                 .map(GateListener.class::cast).toList();
         return switch (all.size()) {
             case 0 -> NONE;
-            case 1 -> all.getFirst();
+            case 1 -> all.get(0);
             default -> new CompositeGateListener(all.toArray(GateListener[]::new));
         };
     }

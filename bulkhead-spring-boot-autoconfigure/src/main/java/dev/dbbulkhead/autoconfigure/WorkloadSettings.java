@@ -122,7 +122,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     private static long wholeSecondsRoundedUp(Duration retryAfter) {
-        if (!retryAfter.isPositive() || retryAfter.compareTo(MAX_RETRY_AFTER) > 0) {
+        if (retryAfter.compareTo(Duration.ZERO) <= 0 || retryAfter.compareTo(MAX_RETRY_AFTER) > 0) {
             throw new IllegalArgumentException("the Retry-After must be above 0s and at most " + MAX_RETRY_AFTER
                     + " (it is sent in whole seconds, rounded up), was " + retryAfter);
         }
