@@ -6,6 +6,7 @@ import java.lang.annotation.Inherited;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
+import org.springframework.aot.hint.annotation.Reflective;
 
 /**
  * Admits calls of a method (or of every public method of a type) through the named workload's bulkhead,
@@ -19,11 +20,15 @@ import java.lang.annotation.Target;
  *     Order place(OrderRequest request) { ... }   // one transaction, admitted by the "orders" gate
  * }
  * }</pre>
+ *
+ * <p>Meta-annotated {@link Reflective}: Spring's ahead-of-time processing registers the annotated methods for
+ * reflection, as a native image needs them. (The JVM ignores that annotation where Spring is absent.)
  */
 @Target({ElementType.METHOD, ElementType.TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Documented
+@Reflective
 public @interface DbBulkhead {
 
     /** The workload name, as configured under {@code db.bulkhead.workloads.<name>}. */

@@ -56,7 +56,9 @@ public final class BulkheadAutoConfiguration {
             int position = configured.indexOf(template.workload());
             return position < 0 ? Integer.MAX_VALUE : position;
         });
-        return new BulkheadRegistry(templates.orderedStream().sorted(inConfigurationOrder).toList());
+        BulkheadRegistry registry = new BulkheadRegistry(templates.orderedStream().sorted(inConfigurationOrder).toList());
+        AheadOfTimeWorkloads.requireProcessed(configured, registry.names());
+        return registry;
     }
 
     @Bean

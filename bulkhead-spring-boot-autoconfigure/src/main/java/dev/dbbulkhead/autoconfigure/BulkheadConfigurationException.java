@@ -65,6 +65,19 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + ".max-concurrent'), or name one of " + configured + " in the annotation.");
     }
 
+    static BulkheadConfigurationException workloadsAddedAfterAotProcessing(Collection<String> added,
+                                                                           Collection<String> processed) {
+        String first = BulkheadProperties.PREFIX + ".workloads." + added.iterator().next();
+        return new BulkheadConfigurationException(
+                "Workloads " + added + " are configured, but this application was processed ahead of time"
+                        + " (spring.aot.enabled=true) with only the workloads " + processed + ": in AOT mode the"
+                        + " workloads are fixed at build time, so " + added + " would have no gate.",
+                "Configure " + added + " (for example '" + first + ".max-concurrent') in the configuration the"
+                        + " application is processed with, and process it again; or run it without"
+                        + " spring.aot.enabled to add workloads at deploy time. The limits of processed workloads"
+                        + " may still be set at deploy time.");
+    }
+
     static BulkheadConfigurationException connectionBudget(ConnectionBudgetReport report) {
         return new BulkheadConfigurationException(report.describe(),
                 "Fix each finding above, or set '" + BulkheadProperties.PREFIX + ".budget.mode=warn' to start anyway"

@@ -1,0 +1,43 @@
+package dev.dbbulkhead.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.spring.SpringTransactionProbe;
+import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.annotation.ReflectiveRuntimeHintsRegistrar;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+/** The reflection an AOT-processed (native) application needs is declared, as Spring's AOT engine collects it. */
+class AheadOfTimeHintsTests {
+
+    private final RuntimeHints hints = new RuntimeHints();
+
+    @Test
+    void theAotEngineFindsTheBulkheadHintsAndTheyCoverTheTransactionProbeTheGateLoads() throws NoSuchMethodException {
+        SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
+                .load(RuntimeHintsRegistrar.class)
+                .forEach(registrar -> registrar.registerHints(hints, getClass().getClassLoader()));
+
+        assertThat(RuntimeHintsPredicates.resource().forResource(BulkheadRuntimeHints.PROBE_SERVICE_FILE))
+                .accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection()
+                .onConstructorInvocation(SpringTransactionProbe.class.getConstructor())).accepts(hints);
+    }
+
+    @Test
+    void aDbBulkheadMethodIsRegisteredForInvocation() throws NoSuchMethodException {
+        new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, Entry.class);
+
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Entry.class.getMethod("place"))).accepts(hints);
+    }
+
+    static class Entry {
+        @DbBulkhead("orders")
+        public void place() {
+        }
+    }
+}
