@@ -5,6 +5,7 @@ import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.GateListener;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Two observations per admitted operation, so that a trace shows the gate wait and the transaction as separate
@@ -15,9 +16,15 @@ import io.micrometer.observation.ObservationRegistry;
  * {@code interrupted} for the wait, the {@link ExecutionOutcome#tagValue() outcome} of the transaction for the
  * execution. A rejection of a full gate starts neither: nothing was admitted.
  *
+ * <p>Each observation has a convention that names it and gives its keys ({@link BulkheadObservationDocumentation});
+ * a {@link BulkheadWaitObservationConvention} or {@link BulkheadExecutionObservationConvention} bean replaces the
+ * default one.
+ *
  * <p>The names lie outside {@code db.bulkhead.*} on purpose: a meter handler turns observations into timers of
- * their name, with tags of their own, which must not collide with the {@code db.bulkhead.*} meters.
- * {@code management.observations.enable.dbbulkhead=false} turns both off.
+ * their name, with tags of their own, which must not collide with the {@code db.bulkhead.*} meters. Those timers
+ * measure what {@code db.bulkhead.queue.wait} and {@code db.bulkhead.execution} already do:
+ * {@code management.metrics.enable.dbbulkhead=false} drops them and keeps the spans;
+ * {@code management.observations.enable.dbbulkhead=false} turns both observations off.
  */
 public final class BulkheadObservations implements GateInstrumentation {
 
@@ -30,10 +37,26 @@ public final class BulkheadObservations implements GateInstrumentation {
     private static final ThreadLocal<Observation> WAITING = new ThreadLocal<>();
     private static final ThreadLocal<Observation.Scope> EXECUTING = new ThreadLocal<>();
 
-    private final ObservationRegistry registry;
+    private static final DefaultBulkheadWaitObservationConvention DEFAULT_WAIT_CONVENTION =
+            new DefaultBulkheadWaitObservationConvention();
+    private static final DefaultBulkheadExecutionObservationConvention DEFAULT_EXECUTION_CONVENTION =
+            new DefaultBulkheadExecutionObservationConvention();
 
+    private final ObservationRegistry registry;
+    private final @Nullable BulkheadWaitObservationConvention waitConvention;
+    private final @Nullable BulkheadExecutionObservationConvention executionConvention;
+
+    /** Observations named and keyed by the default conventions. */
     public BulkheadObservations(ObservationRegistry registry) {
+        this(registry, null, null);
+    }
+
+    /** Observations named and keyed by the given conventions; null for the default one. */
+    public BulkheadObservations(ObservationRegistry registry, @Nullable BulkheadWaitObservationConvention waitConvention,
+                                @Nullable BulkheadExecutionObservationConvention executionConvention) {
         this.registry = registry;
+        this.waitConvention = waitConvention;
+        this.executionConvention = executionConvention;
     }
 
     @Override
@@ -44,24 +67,25 @@ public final class BulkheadObservations implements GateInstrumentation {
     private final class WorkloadObservations implements GateListener {
 
         private final String workload;
-        private final String waitName;
-        private final String executionName;
 
         WorkloadObservations(String workload) {
             this.workload = workload;
-            this.waitName = "bulkhead " + workload + " wait";
-            this.executionName = "bulkhead " + workload;
         }
 
         @Override
         public void onWaitStarted(String workload) {
-            WAITING.set(started(WAIT, waitName));
+            WAITING.set(BulkheadObservationDocumentation.WAIT.observation(waitConvention, DEFAULT_WAIT_CONVENTION,
+                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, this.workload),
+                    registry).start());
         }
 
         @Override
         public void onAdmitted(String workload, long queueWaitNanos) {
             stopWait("admitted");
-            EXECUTING.set(started(EXECUTION, executionName).openScope());
+            EXECUTING.set(BulkheadObservationDocumentation.EXECUTION.observation(executionConvention,
+                    DEFAULT_EXECUTION_CONVENTION,
+                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.EXECUTION, this.workload),
+                    registry).start().openScope());
         }
 
         @Override
@@ -76,21 +100,23 @@ public final class BulkheadObservations implements GateInstrumentation {
                 EXECUTING.remove();
                 Observation execution = scope.getCurrentObservation();
                 scope.close();
-                execution.lowCardinalityKeyValue("outcome", outcome.tagValue()).stop();
+                stop(execution, outcome.tagValue());
             }
-        }
-
-        private Observation started(String name, String contextualName) {
-            return Observation.createNotStarted(name, registry).contextualName(contextualName)
-                    .lowCardinalityKeyValue("workload", workload).start();
         }
 
         private void stopWait(String outcome) {
             Observation wait = WAITING.get();
             if (wait != null) {
                 WAITING.remove();
-                wait.lowCardinalityKeyValue("outcome", outcome).stop();
+                stop(wait, outcome);
             }
+        }
+
+        private static void stop(Observation observation, String outcome) {
+            if (observation.getContext() instanceof BulkheadObservationContext context) {
+                context.outcome(outcome);
+            }
+            observation.stop();
         }
     }
 }

@@ -6,9 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import io.micrometer.common.KeyValue;
+import io.micrometer.common.KeyValues;
+import io.micrometer.common.docs.KeyName;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -16,8 +21,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 
 /** The observations of admitted operations on PostgreSQL, as a tracing handler would see them. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
@@ -50,10 +59,10 @@ class BulkheadObservationTests {
             assertThat(inScope).isEqualTo(BulkheadObservations.EXECUTION);
             assertThat(registry.getCurrentObservation()).as("the scope is closed afterwards").isNull();
             assertThat(recorder.events).containsExactly(
-                    "start bulkhead orders wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
-                    "start bulkhead orders", "stop bulkhead orders {outcome=committed, workload=orders}",
-                    "start bulkhead orders wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
-                    "start bulkhead orders", "stop bulkhead orders {outcome=rolled_back, workload=orders}");
+                    "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
+                    "start dbbulkhead.execution", "stop bulkhead orders {outcome=committed, workload=orders}",
+                    "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
+                    "start dbbulkhead.execution", "stop bulkhead orders {outcome=rolled_back, workload=orders}");
         });
     }
 
@@ -66,10 +75,74 @@ class BulkheadObservationTests {
                 catchThrowableOfType(BulkheadRejectedException.class, () -> orders.execute(status -> 1));
                 orders.resize(1, 0);
                 catchThrowableOfType(BulkheadRejectedException.class, () -> orders.execute(status -> 1));
-                assertThat(recorder.events).containsExactly("start bulkhead orders wait",
+                assertThat(recorder.events).containsExactly("start dbbulkhead.wait",
                         "stop bulkhead orders wait {outcome=timeout, workload=orders}");
             }
         });
+    }
+
+    @Test
+    void theDefaultConventionsGiveTheDocumentedKeys() {
+        withObservationRegistry().run(context -> {
+            context.getBean(BulkheadRegistry.class).template("orders").execute(status -> 1);
+
+            List<String> documented = Arrays.stream(BulkheadObservationDocumentation.EXECUTION.getLowCardinalityKeyNames())
+                    .map(KeyName::asString).sorted().toList();
+            assertThat(documented).containsExactly("outcome", "workload")
+                    .isEqualTo(Arrays.stream(BulkheadObservationDocumentation.WAIT.getLowCardinalityKeyNames())
+                            .map(KeyName::asString).sorted().toList());
+            assertThat(recorder.events).contains("stop bulkhead orders wait {outcome=admitted, workload=orders}",
+                    "stop bulkhead orders {outcome=committed, workload=orders}");
+        });
+    }
+
+    @Test
+    void anApplicationsConventionBeanReplacesTheDefaultOfItsObservationOnly() {
+        withObservationRegistry()
+                .withBean(BulkheadExecutionObservationConvention.class, () -> new DefaultBulkheadExecutionObservationConvention() {
+                    @Override
+                    public String getContextualName(BulkheadObservationContext context) {
+                        return "transaction of " + context.workload();
+                    }
+
+                    @Override
+                    public KeyValues getLowCardinalityKeyValues(BulkheadObservationContext context) {
+                        return super.getLowCardinalityKeyValues(context).and(KeyValue.of("tier", "gold"));
+                    }
+                })
+                .run(context -> {
+                    context.getBean(BulkheadRegistry.class).template("orders").execute(status -> 1);
+
+                    assertThat(recorder.events).containsExactly(
+                            "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
+                            "start dbbulkhead.execution",
+                            "stop transaction of orders {outcome=committed, tier=gold, workload=orders}");
+                });
+    }
+
+    @Test
+    void theObservationsTimersDuplicatingTheBulkheadMetersAreDroppedByOneMetricsProperty() {
+        ApplicationContextRunner application = new ApplicationContextRunner()
+                .with(SharedDatabase::onBootJdbc)
+                .withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+                        MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
+                        BulkheadAutoConfiguration.class, BulkheadMetricsAutoConfiguration.class,
+                        BulkheadObservationAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=1");
+
+        application.run(context -> assertThat(meterNamesAfterOneOperation(context))
+                .as("by default the observations add timers of their own")
+                .contains("db.bulkhead.queue.wait", "db.bulkhead.execution", "dbbulkhead.wait", "dbbulkhead.execution"));
+        application.withPropertyValues("management.metrics.enable.dbbulkhead=false")
+                .run(context -> assertThat(meterNamesAfterOneOperation(context))
+                        .contains("db.bulkhead.queue.wait", "db.bulkhead.execution")
+                        .noneMatch(name -> name.startsWith("dbbulkhead.")));
+    }
+
+    private static List<String> meterNamesAfterOneOperation(ApplicationContext context) {
+        context.getBean(BulkheadRegistry.class).template("orders").execute(status -> 1);
+        return context.getBean(MeterRegistry.class).getMeters().stream().map(meter -> meter.getId().getName())
+                .distinct().toList();
     }
 
     @Test
@@ -86,7 +159,8 @@ class BulkheadObservationTests {
 
         @Override
         public void onStart(Observation.Context context) {
-            events.add("start " + context.getContextualName());
+            // The convention names the observation as it starts and gives its contextual name as it stops.
+            events.add("start " + context.getName());
         }
 
         @Override
@@ -98,7 +172,8 @@ class BulkheadObservationTests {
 
         @Override
         public boolean supportsContext(Observation.Context context) {
-            return context.getName().startsWith("dbbulkhead.");
+            // Asked when the observation is created, before its convention names it: the context's type tells.
+            return context instanceof BulkheadObservationContext;
         }
     }
 }

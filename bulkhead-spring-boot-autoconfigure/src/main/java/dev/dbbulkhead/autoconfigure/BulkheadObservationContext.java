@@ -1,0 +1,50 @@
+package dev.dbbulkhead.autoconfigure;
+
+import io.micrometer.common.KeyValues;
+import io.micrometer.observation.Observation;
+
+/**
+ * What an observation of a bulkhead knows: which of the two it is, the workload, and — once it ends — its
+ * outcome. Conventions read it; the outcome is set just before the observation stops.
+ */
+public final class BulkheadObservationContext extends Observation.Context {
+
+    private final BulkheadObservationDocumentation observation;
+    private final String workload;
+    private volatile String outcome;
+
+    BulkheadObservationContext(BulkheadObservationDocumentation observation, String workload) {
+        this.observation = observation;
+        this.workload = workload;
+    }
+
+    /** Which observation this is: the wait for an execution permit, or the execution. */
+    public BulkheadObservationDocumentation observation() {
+        return observation;
+    }
+
+    /** The workload's name. */
+    public String workload() {
+        return workload;
+    }
+
+    /**
+     * How it ended — {@code admitted}, {@code timeout} or {@code interrupted} for the wait, {@code committed},
+     * {@code rolled_back}, {@code failed} or {@code unknown} for the execution — or null while it runs.
+     */
+    public String outcome() {
+        return outcome;
+    }
+
+    void outcome(String outcome) {
+        this.outcome = outcome;
+    }
+
+    /** The documented low-cardinality keys: the workload, and the outcome once there is one. */
+    KeyValues documentedKeyValues() {
+        KeyValues keyValues = KeyValues.of(BulkheadObservationDocumentation.LowCardinalityKeys.WORKLOAD.withValue(workload));
+        String ended = outcome;
+        return ended == null ? keyValues
+                : keyValues.and(BulkheadObservationDocumentation.LowCardinalityKeys.OUTCOME.withValue(ended));
+    }
+}

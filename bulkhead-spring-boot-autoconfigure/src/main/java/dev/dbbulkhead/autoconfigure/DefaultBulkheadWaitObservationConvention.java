@@ -1,0 +1,25 @@
+package dev.dbbulkhead.autoconfigure;
+
+import io.micrometer.common.KeyValues;
+
+/**
+ * The wait observation as db-bulkhead names it: {@value BulkheadObservations#WAIT}, contextual name
+ * {@code bulkhead <workload> wait}, the keys {@code workload} and {@code outcome}. Extend it to add keys.
+ */
+public class DefaultBulkheadWaitObservationConvention implements BulkheadWaitObservationConvention {
+
+    @Override
+    public String getName() {
+        return BulkheadObservations.WAIT;
+    }
+
+    @Override
+    public String getContextualName(BulkheadObservationContext context) {
+        return "bulkhead " + context.workload() + " wait";
+    }
+
+    @Override
+    public KeyValues getLowCardinalityKeyValues(BulkheadObservationContext context) {
+        return context.documentedKeyValues();
+    }
+}
