@@ -51,8 +51,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The contract of SPEC Part A, items 5–16 and 27, against a real PostgreSQL, for every form of the bulkhead.
- * Letters in the display names are those of the conformance list.
+ * The design's contract (docs/design.md: the gate, its invariants, the failure paths, the callback contract and
+ * the reference demonstration) against a real PostgreSQL, for every form of the bulkhead. Letters in the display
+ * names are those of the conformance list at the end of docs/design.md.
  */
 abstract class BulkheadConformanceTest {
 

@@ -15,7 +15,10 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-/** The start-up budget check (SPEC 17–19) against pools of a real PostgreSQL, each finding in both modes. */
+/**
+ * The start-up budget check (docs/design.md, "Budgets") against pools of a real PostgreSQL, each finding in both
+ * modes.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class ConnectionBudgetTests {
 

@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The start-up check of the gates' budgets (SPEC 17–19): for every pool, the sum of B of the workloads sharing it
- * against its size, each workload's B and deadline against the pool, and, when the fleet is described, every
- * instance's connections against the database's limit.
+ * The start-up check of the gates' budgets (docs/design.md, "Budgets"): for every pool, the sum of B of the
+ * workloads sharing it against its size, each workload's B and deadline against the pool, and, when the fleet is
+ * described, every instance's connections against the database's limit.
  *
  * @param pools    the pools and the workloads on each
  * @param fleet    the fleet arithmetic, when {@code db.bulkhead.fleet.max-instances} is set
