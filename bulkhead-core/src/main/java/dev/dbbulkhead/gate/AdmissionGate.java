@@ -336,6 +336,14 @@ public final class AdmissionGate {
         return counts.limits().maxAdmitted() - AdmissionCounts.admitted(snapshot);
     }
 
+    /**
+     * Both counts at one instant, for checks that need them together (take them apart with
+     * {@link AdmissionCounts#running} and {@link AdmissionCounts#admitted}). For observation only.
+     */
+    long countsSnapshot() {
+        return counts.snapshot();
+    }
+
     /** Operations holding an execution permit right now. For observation only. */
     public int active() {
         return AdmissionCounts.running(counts.snapshot());
