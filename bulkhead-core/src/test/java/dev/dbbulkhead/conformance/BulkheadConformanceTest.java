@@ -44,6 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -54,6 +55,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The contract of SPEC Part A, items 5–16 and 27, against a real PostgreSQL, for every form of the bulkhead.
  * Letters in the display names are those of the conformance list.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // per test, only against a hang; no assertion depends on time
 abstract class BulkheadConformanceTest {
 
     private static final Duration LONG_WAIT = Duration.ofMinutes(1);

@@ -4,11 +4,13 @@ import static dev.dbbulkhead.gate.AdmissionGateModelCheckTest.check;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck model checking of the order in which the gate serves its waiters: first come, first served, and no
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@code acquire()} returned, after it left the queue. Nobody gives up waiting here: the queue wait never ends in a
  * model run, and nothing is interrupted.)
  */
+@Timeout(value = 15, unit = TimeUnit.MINUTES) // only against a hang of the harness; Lincheck reports a blocked model thread itself
 public class AdmissionGateFifoModelCheckTest {
 
     private final AdmissionGate gate = new AdmissionGate("fifo", GateConfig.builder()

@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -11,6 +12,7 @@ import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck model checking of the gate: operations of three threads run under every interleaving the model checker
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
  */
 @Param(name = "maxConcurrent", gen = IntGen.class, conf = "1:2")
 @Param(name = "maxQueued", gen = IntGen.class, conf = "0:1")
+@Timeout(value = 15, unit = TimeUnit.MINUTES) // only against a hang of the harness; Lincheck reports a blocked model thread itself
 public class AdmissionGateModelCheckTest {
 
     /** Long enough never to expire in a model run: an admitted waiter is always handed a permit eventually. */
