@@ -19,11 +19,13 @@ import java.util.Objects;
  * <ul>
  *   <li>the owner thread closing it, as it should;</li>
  *   <li>the owner thread entering any bulkhead again: instead of being refused as a reentry, it gives this permit
- *       back and is admitted (it has left the operation, since it closed it elsewhere);</li>
+ *       back and is admitted (closing the permit elsewhere said that its operation had ended);</li>
  *   <li>the owner thread having ended: at once if it had ended when the permit was closed, otherwise as soon as an
  *       admission to the gate finds no room.</li>
  * </ul>
- * Releases other than the owner's happen only once the owner has ended, so a permit is never released twice.
+ * Releases other than the owner's happen only once the owner has ended, so a permit is never released twice. (Letting
+ * another thread release at once would need an atomic step on every release by the owner, to settle a race with
+ * it: a cost on the path every operation takes, for a misuse.)
  */
 public final class Permit implements AutoCloseable {
 
