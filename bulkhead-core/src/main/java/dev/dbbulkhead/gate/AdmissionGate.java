@@ -149,7 +149,7 @@ public final class AdmissionGate {
         if (Thread.currentThread().isInterrupted()) {
             // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
             // a moment, a place that a caller arriving meanwhile would then be refused for.
-            throw rejected(RejectionReason.INTERRUPTED, 0L);
+            throw rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
         }
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
@@ -159,7 +159,7 @@ public final class AdmissionGate {
             running = counts.tryRunAtOnce();
         }
         if (!running && !counts.tryJoinQueue()) {
-            throw rejected(RejectionReason.ADMISSION_FULL, 0L);
+            throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
         boolean handedOut = false;
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;

@@ -19,6 +19,12 @@ import java.util.List;
  */
 public interface GateListener {
 
+    /**
+     * The {@code queueWaitNanos} of {@link #onRejected} for an operation refused before it was admitted: a full gate,
+     * or a thread interrupted on entry. Negative, so never the length of a wait.
+     */
+    long NEVER_ADMITTED = -1L;
+
     /** A listener that ignores everything; a gate with it skips taking time stamps. */
     GateListener NONE = new GateListener() {
     };
@@ -37,8 +43,9 @@ public interface GateListener {
     }
 
     /**
-     * An operation was refused. {@code queueWaitNanos} is zero for {@link RejectionReason#ADMISSION_FULL}
-     * (it never waited) and the time spent waiting otherwise.
+     * An operation was refused. {@code queueWaitNanos} is {@link #NEVER_ADMITTED} when it was refused before it was
+     * admitted ({@link RejectionReason#ADMISSION_FULL}, or {@link RejectionReason#INTERRUPTED} on entry: it never
+     * waited) and the time spent waiting otherwise.
      */
     default void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
     }
