@@ -4,8 +4,9 @@ package dev.dbbulkhead;
 public enum MisuseKind {
 
     /**
-     * The thread already holds a permit of a bulkhead (the same or another workload). Waiting for a second
-     * permit while holding the first can deadlock, and a second connection breaks the limit.
+     * The thread already holds a permit of a bulkhead (the same or another workload), or was started inside an
+     * admitted operation that still holds its permit (work forked from it). Waiting for a second permit while
+     * holding the first can deadlock, and a second connection breaks the limit.
      */
     REENTRANT_ENTRY,
 

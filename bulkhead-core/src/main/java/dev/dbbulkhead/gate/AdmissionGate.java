@@ -23,7 +23,8 @@ import java.util.function.UnaryOperator;
  * <p>When nobody waits and fewer than B run, an admission takes both permits with one compare-and-set and a release
  * gives both back with one ({@link AdmissionCounts}); only an operation that finds all B running queues.
  *
- * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one. Thread-safe.
+ * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one, nor may a thread
+ * it started while holding it ({@link #acquire()}). Thread-safe.
  */
 public final class AdmissionGate {
 
@@ -31,11 +32,25 @@ public final class AdmissionGate {
      * Which gate's permit the current thread holds, of whichever gate: gates are never nested. A mutable holder per
      * thread, so that an admission looks the thread-local up once and its release not at all (the permit keeps the
      * holder), and no admission allocates a map entry the collector must later process.
+     *
+     * <p>Inherited: a thread started while its creator holds a permit is work forked from that admitted operation,
+     * and is refused entry while the operation lasts (see {@link #acquire()}).
      */
-    private static final ThreadLocal<HeldGate> HELD_GATE = ThreadLocal.withInitial(HeldGate::new);
+    private static final ThreadLocal<HeldGate> HELD_GATE = new InheritableThreadLocal<>() {
+        @Override
+        protected HeldGate initialValue() {
+            return new HeldGate();
+        }
+
+        @Override
+        protected HeldGate childValue(HeldGate creator) {
+            return creator.forChild();
+        }
+    };
 
     private final String workload;
     private final AdmissionCounts counts;
+    private final AbandonedPermits abandoned = new AbandonedPermits();
     private final long queueWaitNanos;
     private final boolean captureStackTrace;
     private final GateListener listener;
@@ -73,16 +88,28 @@ public final class AdmissionGate {
      *   <li>with a {@link Permit} holding both permits, to be closed by this thread when the operation
      *       (connection cleanup included) has ended;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL} at once
-     *       when all B + Q admission permits are taken; nothing is held;</li>
+     *       when all B + Q admission permits are taken and the thread is not interrupted; nothing is held;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#INTERRUPTED INTERRUPTED} when the thread
-     *       is interrupted on entry or while waiting; the admission permit has been given back and the
-     *       thread's interrupt status is set again;</li>
-     *   <li>{@link BulkheadMisuseException} when this thread already holds a permit of any gate, or when an
-     *       {@link AmbientTransactionProbe} reports an active transaction; nothing is held.</li>
+     *       is interrupted on entry, whatever the state of the gate (the interrupt is seen before any place is
+     *       taken, so it never costs another caller a place), or while waiting (the admission permit has then been
+     *       given back); either way the thread's interrupt status is set again;</li>
+     *   <li>{@link BulkheadMisuseException} {@link MisuseKind#REENTRANT_ENTRY REENTRANT_ENTRY} when this thread
+     *       already holds a permit of any gate, or was started inside an admitted operation that still holds its
+     *       permit; {@link MisuseKind#ACTIVE_TRANSACTION ACTIVE_TRANSACTION} when an {@link AmbientTransactionProbe}
+     *       reports an active transaction; nothing is held.</li>
      * </ul>
+     *
+     * <p>Work forked from an admitted operation is part of it, not an operation of its own: a thread started while
+     * its creator holds a permit ({@code Thread.start}, {@code Thread.ofVirtual()}, a thread-per-task executor, a
+     * {@code StructuredTaskScope} fork — any thread that inherits inheritable thread-locals, as threads do by default)
+     * is refused as a reentry while that admission lasts, and enters as an operation of its own once it has ended.
+     * Entering from it could only wait for a place its own parent holds, or take a second connection while the
+     * first is held. Work handed to a thread that already existed (a pooled executor, the common pool of
+     * {@code CompletableFuture.supplyAsync}) cannot be told apart and enters as an operation of its own: keep the
+     * database work of an operation on its admitted thread.
      *
      * @return the held permits
      */
@@ -119,14 +146,24 @@ public final class AdmissionGate {
      * stays small enough to be inlined into its caller.
      */
     private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+        if (Thread.currentThread().isInterrupted()) {
+            // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
+            // a moment, a place that a caller arriving meanwhile would then be refused for.
+            throw rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
+        }
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
-        // An interrupted thread never takes the fast path: it queues, and the wait reports the interrupt.
-        boolean running = !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce();
+        boolean running = counts.tryRunAtOnce();
+        if (!running && abandoned.giveBackPlacesOfEndedOwners()) {
+            // A permit whose owner thread ended without closing it held a place; it is back: ask again.
+            running = counts.tryRunAtOnce();
+        }
         if (!running && !counts.tryJoinQueue()) {
-            throw reject(RejectionReason.ADMISSION_FULL, 0L);
+            throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
         boolean handedOut = false;
+        RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
+        long waitedNanos = 0L;
         try {
             if (timed) {
                 listener.onWaitStarted(workload);
@@ -135,16 +172,17 @@ public final class AdmissionGate {
                 running = counts.awaitRunning(maxWaitNanos);
             }
             long now = clocked ? System.nanoTime() : 0L;
-            if (!running || (hasDeadline && now - deadlineNanos >= 0)) {
-                throw reject(RejectionReason.QUEUE_TIMEOUT, now - waitStart);
+            waitedNanos = now - waitStart;
+            if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
+                Permit permit = held.hold(this, new Permit(this, held, now, deadlineNanos, hasDeadline));
+                listener.onAdmitted(workload, waitedNanos);
+                handedOut = true;
+                return permit;
             }
-            Permit permit = held.hold(this, new Permit(this, held, now, deadlineNanos, hasDeadline));
-            listener.onAdmitted(workload, now - waitStart);
-            handedOut = true;
-            return permit;
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
-            throw reject(RejectionReason.INTERRUPTED, clocked ? System.nanoTime() - waitStart : 0L);
+            refusal = RejectionReason.INTERRUPTED;
+            waitedNanos = clocked ? System.nanoTime() - waitStart : 0L;
         } finally {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
@@ -156,9 +194,14 @@ public final class AdmissionGate {
                 }
             }
         }
+        // Told only now that the places are given back: a slow listener keeps none of them from other callers.
+        throw rejected(refusal, waitedNanos);
     }
 
-    /** Called once per permit, by its owner thread ({@link Permit#close()} sees to both). */
+    /**
+     * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
+     * owner has ended without closing it.
+     */
     void release(HeldGate held, long admittedAtNanos, ExecutionOutcome outcome) {
         held.clear();
         counts.finishRunning();
@@ -209,14 +252,24 @@ public final class AdmissionGate {
     /** @return the current thread's holder, holding no gate */
     private HeldGate refuseMisuse() {
         HeldGate held = HELD_GATE.get();
-        AdmissionGate other = held.gate();
-        if (other != null) {
-            throw reentrantEntry(other);
+        if (held.gate() != null) {
+            refuseHeldOrForked(held);
         }
         if (AmbientTransactions.activeOnCurrentThread()) {
             throw entryInsideTransaction();
         }
         return held;
+    }
+
+    /**
+     * The current thread holds a permit, or was started inside an admitted operation: refuses the entry, unless that
+     * permit was closed elsewhere (given back now, by this its owner thread) or that operation has ended.
+     */
+    private void refuseHeldOrForked(HeldGate held) {
+        if (held.giveBackAbandoned() || held.settleFork()) {
+            return;
+        }
+        throw held.isForked() ? forkedEntry(held.gate()) : reentrantEntry(held.gate());
     }
 
     private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
@@ -226,6 +279,15 @@ public final class AdmissionGate {
                         + " non-transactional entry point, and call the rest from there.");
     }
 
+    private BulkheadMisuseException forkedEntry(AdmissionGate held) {
+        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
+                "Bulkhead '" + workload + "' entered by a thread started inside an operation admitted by bulkhead '"
+                        + held.workload() + "', which still holds its permit. Work forked from an admitted operation"
+                        + " is part of it: waiting for a second permit while the first is held can deadlock, and a"
+                        + " second connection breaks the limit. Do the database work in the admitted thread, or"
+                        + " start it after the operation has returned.");
+    }
+
     private BulkheadMisuseException entryInsideTransaction() {
         return new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
                 "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
@@ -233,11 +295,20 @@ public final class AdmissionGate {
                         + " method that calls the transactional code.");
     }
 
-    private BulkheadRejectedException reject(RejectionReason reason, long queueWaitNanos) {
+    /** Tells the listener of a refusal, with nothing held by the refused caller, and builds the exception. */
+    private BulkheadRejectedException rejected(RejectionReason reason, long queueWaitNanos) {
         if (timed) {
             listener.onRejected(workload, reason, queueWaitNanos);
         }
         return new BulkheadRejectedException(workload, reason, captureStackTrace);
+    }
+
+    /**
+     * Keeps {@code permit}, which another thread tried to close while its owner was alive, until it is given back:
+     * by its owner (closing it, or entering a bulkhead again), or by this gate once the owner has ended.
+     */
+    void abandon(Permit permit) {
+        abandoned.add(permit);
     }
 
     /** The workload name. */
@@ -263,6 +334,14 @@ public final class AdmissionGate {
     public int availableAdmissionPermits() {
         long snapshot = counts.snapshot();
         return counts.limits().maxAdmitted() - AdmissionCounts.admitted(snapshot);
+    }
+
+    /**
+     * Both counts at one instant, for checks that need them together (take them apart with
+     * {@link AdmissionCounts#running} and {@link AdmissionCounts#admitted}). For observation only.
+     */
+    long countsSnapshot() {
+        return counts.snapshot();
     }
 
     /** Operations holding an execution permit right now. For observation only. */

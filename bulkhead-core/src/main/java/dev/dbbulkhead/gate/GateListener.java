@@ -6,13 +6,24 @@ import java.util.List;
 
 /**
  * Told of every admission decision of a gate, on the deciding thread. Implementations must be cheap and
- * must not throw: they run on the admission path, and a permit is already held when they are called.
+ * must not throw: they run on the admission path. {@link #onWaitStarted} and {@link #onAdmitted} run while the
+ * operation holds its places (they are its own: it waits or runs with them); {@link #onRejected} and
+ * {@link #onReleased} run only once the places have been given back, so a slow listener keeps none of them from
+ * other callers.
  *
  * <p>One operation's calls all come on its own thread — a permit is released only by the thread that acquired
  * it — so state kept between {@link #onWaitStarted}, {@link #onAdmitted} and {@link #onReleased} may live in a
- * {@link ThreadLocal}: gates are never nested, so a thread has at most one operation in flight.
+ * {@link ThreadLocal}: gates are never nested, so a thread has at most one operation in flight. The one exception is
+ * a permit whose owner thread ended without closing it ({@link Permit}): its {@code onReleased} comes on the thread
+ * that gives it back.
  */
 public interface GateListener {
+
+    /**
+     * The {@code queueWaitNanos} of {@link #onRejected} for an operation refused before it was admitted: a full gate,
+     * or a thread interrupted on entry. Negative, so never the length of a wait.
+     */
+    long NEVER_ADMITTED = -1L;
 
     /** A listener that ignores everything; a gate with it skips taking time stamps. */
     GateListener NONE = new GateListener() {
@@ -21,7 +32,8 @@ public interface GateListener {
     /**
      * An operation took an admission permit and now waits, perhaps not at all, for an execution permit. Followed on
      * the same thread by exactly one {@link #onAdmitted} or {@link #onRejected} ({@code QUEUE_TIMEOUT} or
-     * {@code INTERRUPTED}); an {@code ADMISSION_FULL} rejection comes without it, as nothing waited.
+     * {@code INTERRUPTED}); an {@code ADMISSION_FULL} rejection comes without it, as nothing waited, and so does the
+     * {@code INTERRUPTED} rejection of a thread interrupted before it entered, as nothing was taken.
      */
     default void onWaitStarted(String workload) {
     }
@@ -31,8 +43,9 @@ public interface GateListener {
     }
 
     /**
-     * An operation was refused. {@code queueWaitNanos} is zero for {@link RejectionReason#ADMISSION_FULL}
-     * (it never waited) and the time spent waiting otherwise.
+     * An operation was refused. {@code queueWaitNanos} is {@link #NEVER_ADMITTED} when it was refused before it was
+     * admitted ({@link RejectionReason#ADMISSION_FULL}, or {@link RejectionReason#INTERRUPTED} on entry: it never
+     * waited) and the time spent waiting otherwise.
      */
     default void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
     }

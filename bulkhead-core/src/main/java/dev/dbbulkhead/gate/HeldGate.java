@@ -1,26 +1,134 @@
 package dev.dbbulkhead.gate;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
- * One thread's record of the gate whose permit it holds, if any. Read and written only by its own thread (it lives
- * in a thread-local, and a permit is released only by its owner), so plain fields suffice.
+ * One thread's record of the gate whose permit it holds, if any: what the reentry check reads.
+ *
+ * <p>Written only by its own thread, so plain fields suffice on the admission and release paths. Other threads read
+ * it in two cases, neither of them on those paths:
+ * <ul>
+ *   <li>a thread started by this one while it held a permit (work forked from the admitted operation) asks whether
+ *       that admission is still in progress — its own record names this one as its {@code origin};</li>
+ *   <li>a thread that tried to close this thread's permit leaves it here as {@code abandoned}, for this thread to
+ *       give back when it next enters a bulkhead.</li>
+ * </ul>
  */
 final class HeldGate {
 
-    private AdmissionGate gate;
+    /** Cleared with release semantics, so that a forked thread reading {@link #originStillAdmitted()} sees it. */
+    private static final VarHandle GATE;
 
-    /** The gate whose permit this thread holds, or {@code null}. */
+    static {
+        try {
+            GATE = MethodHandles.lookup().findVarHandle(HeldGate.class, "gate", AdmissionGate.class);
+        } catch (ReflectiveOperationException impossible) {
+            throw new ExceptionInInitializerError(impossible);
+        }
+    }
+
+    /**
+     * The gate whose permit this thread holds; or, for a thread forked from an admitted operation and not yet
+     * {@linkplain #settleFork() settled}, the gate its origin held when it was started — so that the admission fast
+     * path, which reads only this field, turns aside to the full check in both cases.
+     */
+    private AdmissionGate gate;
+    /** How many admissions this thread has had: tells a forked thread which of them it was started in. */
+    private int admissions;
+    /** The record of the thread this one was started by while that thread held a permit; {@code null} otherwise. */
+    private HeldGate origin;
+    /** The value of {@code origin.admissions} when this thread was started. */
+    private int originAdmission;
+    /** A permit of this thread that another thread tried to close while this one was alive. */
+    private volatile Permit abandoned;
+
+    HeldGate() {
+    }
+
+    private HeldGate(AdmissionGate gate, HeldGate origin, int originAdmission) {
+        this.gate = gate;
+        this.origin = origin;
+        this.originAdmission = originAdmission;
+    }
+
+    /**
+     * The gate whose permit this thread holds, or the one its origin held when this thread was started, or
+     * {@code null} when neither: the one field the admission fast path reads.
+     */
     AdmissionGate gate() {
         return gate;
     }
 
     /** Records that this thread now holds {@code permit} of {@code holder}; returns the permit. */
     Permit hold(AdmissionGate holder, Permit permit) {
+        admissions++;
         gate = holder;
         return permit;
     }
 
     /** Records that this thread holds no permit. */
     void clear() {
+        GATE.setRelease(this, null);
+    }
+
+    /**
+     * The record of a thread this thread is starting (called on this thread, as the thread-local is inherited): a
+     * thread started inside an admitted operation is part of it, and remembers which admission that was.
+     */
+    HeldGate forChild() {
+        if (gate == null) {
+            return new HeldGate();
+        }
+        if (origin != null) {
+            // This thread was itself forked from an operation and has not entered a gate since: pass that on.
+            return new HeldGate(gate, origin, originAdmission);
+        }
+        return new HeldGate(gate, this, admissions);
+    }
+
+    /** Whether this thread was started inside an admitted operation that it has not yet seen end. */
+    boolean isForked() {
+        return origin != null;
+    }
+
+    /**
+     * For a forked thread whose origin's admission has ended: forgets the origin, so that this thread enters as an
+     * operation of its own from now on.
+     *
+     * @return whether this thread holds nothing now
+     */
+    boolean settleFork() {
+        if (origin == null || originStillAdmitted()) {
+            return false;
+        }
+        origin = null;
         gate = null;
+        return true;
+    }
+
+    private boolean originStillAdmitted() {
+        return GATE.getAcquire(origin) != null && origin.admissions == originAdmission;
+    }
+
+    /** Called by another thread that tried to close {@code permit}, owned by this record's thread. */
+    void abandon(Permit permit) {
+        abandoned = permit;
+    }
+
+    /**
+     * On this record's own thread: gives back its permit that another thread tried to close, if it is still held.
+     *
+     * @return whether this thread holds nothing now
+     */
+    boolean giveBackAbandoned() {
+        Permit permit = abandoned;
+        if (permit == null) {
+            return false;
+        }
+        abandoned = null;
+        // The owner's own close: the permit was handed to work that has ended elsewhere.
+        permit.close();
+        return gate == null;
     }
 }

@@ -9,9 +9,23 @@ import java.util.Objects;
  * Both permits of one admitted operation: an admission permit and an execution permit of one gate.
  *
  * <p>A permit is released exactly once, by the thread that acquired it — use it in try-with-resources
- * around the whole operation, connection cleanup included. Closing it again does nothing. Closing it from
- * another thread is refused with {@link IllegalStateException} and leaves it held: a caller that gave up
- * waiting must never free the permits of work that may still be running.
+ * around the whole operation, connection cleanup included. Closing it again does nothing.
+ *
+ * <p>Closing it from another thread (a {@code CompletableFuture} continuation, a callback) is a misuse, refused
+ * with {@link IllegalStateException}, and releases nothing at that moment: the owner thread may still be running
+ * work under the permit, or be about to close it itself, and a caller that gave up waiting must never free the
+ * permits of work that may still be running. The misuse never strands a place or locks a thread out, though: the
+ * permit counts as handed over, and is given back by whichever comes first —
+ * <ul>
+ *   <li>the owner thread closing it, as it should;</li>
+ *   <li>the owner thread entering any bulkhead again: instead of being refused as a reentry, it gives this permit
+ *       back and is admitted (closing the permit elsewhere said that its operation had ended);</li>
+ *   <li>the owner thread having ended: at once if it had ended when the permit was closed, otherwise as soon as an
+ *       admission to the gate finds no room.</li>
+ * </ul>
+ * Releases other than the owner's happen only once the owner has ended, so a permit is never released twice. (Letting
+ * another thread release at once would need an atomic step on every release by the owner, to settle a race with
+ * it: a cost on the path every operation takes, for a misuse.)
  */
 public final class Permit implements AutoCloseable {
 
@@ -19,9 +33,9 @@ public final class Permit implements AutoCloseable {
     public static final long NO_DEADLINE = Long.MAX_VALUE;
 
     /**
-     * {@link #released} is written only by the owner thread, which alone reads it to decide, so the write needs no
-     * fence; other threads read it with acquire semantics for {@link #isReleased()}, and see it once the write has
-     * been released. A volatile write would cost a full fence on every operation.
+     * {@link #released} is written by the owner thread, which alone reads it to decide while it is alive, so the write
+     * needs no fence; other threads read it with acquire semantics for {@link #isReleased()}, and set it with a
+     * compare-and-set only once the owner has ended. A volatile write would cost a full fence on every operation.
      */
     private static final VarHandle RELEASED;
 
@@ -78,22 +92,47 @@ public final class Permit implements AutoCloseable {
     }
 
     /**
-     * Gives both permits back to the gate, the first time it is called; later calls do nothing.
+     * Gives both permits back to the gate, the first time it is called on the owner thread; later calls do nothing.
      *
-     * @throws IllegalStateException when called from a thread other than the one that acquired the permit;
-     *                               the permit then stays held
+     * @throws IllegalStateException when called from a thread other than the one that acquired the permit; the
+     *                               permit is then given back as the class description says, never twice
      */
     @Override
     public void close() {
         if (Thread.currentThread() != owner) {
-            throw new IllegalStateException("Permit of bulkhead '" + gate.workload() + "' acquired by " + owner
-                    + " may only be released by that thread, not by " + Thread.currentThread());
+            throw closedByAnotherThread();
         }
-        // Only the owner gets here, so this check-then-set cannot race.
+        // Only the owner gets here while it is alive, so this check-then-set cannot race.
         if (!released) {
             RELEASED.setRelease(this, true);
             gate.release(held, admittedAtNanos, outcome);
         }
+    }
+
+    /** Hands the permit over to be given back without its owner's close, and reports the misuse. */
+    private IllegalStateException closedByAnotherThread() {
+        if (!isReleased()) {
+            held.abandon(this);
+            gate.abandon(this);
+        }
+        return new IllegalStateException("Permit of bulkhead '" + gate.workload() + "' acquired by " + owner
+                + " may only be released by that thread, not by " + Thread.currentThread() + ": it is given back"
+                + " when that thread closes it, enters a bulkhead again or has ended");
+    }
+
+    /**
+     * Gives the permit back for an owner thread that has ended without closing it, once among all threads doing so.
+     *
+     * @return whether this call gave it back
+     */
+    boolean giveBackForEndedOwner() {
+        // The owner's end happens-before isAlive() returns false, so its last writes here are seen, and it can
+        // no longer race with this release.
+        if (owner.isAlive() || !RELEASED.compareAndSet(this, false, true)) {
+            return false;
+        }
+        gate.release(held, admittedAtNanos, outcome);
+        return true;
     }
 
     @Override

@@ -66,6 +66,9 @@ public final class JdbcBulkhead {
      * Admits the operation, then runs {@code work} in one transaction: takes a connection, turns auto-commit
      * off, runs the work, commits and closes the connection — and only then returns the work's value.
      * Both permits are released by this thread after the connection is closed, however the call ends.
+     * A connection lent with auto-commit on is handed back with it on, after a commit or a rollback alike, for
+     * pools that do not reset it; only when the rollback itself failed is it left off, because turning it on
+     * would commit what the rollback did not undo.
      *
      * <p>Returns in exactly one of these ways:
      * <ul>
@@ -75,9 +78,9 @@ public final class JdbcBulkhead {
      *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or is inside an
      *       active transaction; nothing was taken;</li>
      *   <li>the pool's exception when no connection could be had; the work did not run;</li>
-     *   <li>the exception of the work, or the database's refusal of the commit (a deferred constraint, a
-     *       serialization failure), after a rollback was tried; a failing rollback or close is attached to it as
-     *       suppressed; nothing was written;</li>
+     *   <li>the exception of the work, of the transaction's setup, or the database's refusal of the commit (a
+     *       deferred constraint, a serialization failure), after a rollback was tried; a failing rollback, restoring
+     *       of auto-commit or close is attached to it as suppressed; nothing was written;</li>
      *   <li>{@link CommitOutcomeUnknownException} when the commit failed without a verdict (connection lost):
      *       the write may have taken effect — never retry it blindly;</li>
      *   <li>the exception of the connection's close (or of restoring auto-commit) after a successful commit:
@@ -113,49 +116,53 @@ public final class JdbcBulkhead {
 
     private <T> T inTransaction(Permit permit, SqlWork<T> work) throws SQLException {
         Connection connection = dataSource.getConnection();
+        boolean autoCommitWasOn = false;
+        boolean transactionOpen = false;
         T result;
         try {
-            boolean autoCommitWasOn = connection.getAutoCommit();
+            autoCommitWasOn = connection.getAutoCommit();
             if (autoCommitWasOn) {
                 connection.setAutoCommit(false);
             }
-            applyLimits(permit, connection);
-            result = commitOrRollBack(permit, connection, work);
+            transactionOpen = true;
+            limits.applyTo(connection, permit.remainingNanos());
+            result = commit(permit, connection, work);
+        } catch (Throwable failure) {
+            boolean ended = !transactionOpen || rollBackAfter(failure, connection);
+            if (autoCommitWasOn && ended) {
+                restoreAutoCommitAfter(failure, connection);
+            }
+            closeAfter(failure, connection);
+            throw failure;
+        }
+        try {
             if (autoCommitWasOn) {
                 // Hand the connection back as it was lent, for pools that do not reset it themselves.
                 connection.setAutoCommit(true);
             }
-        } catch (Throwable failure) {
-            closeAfter(failure, connection);
-            throw failure;
+        } catch (Throwable restoreFailure) {
+            closeAfter(restoreFailure, connection);
+            throw restoreFailure;
         }
         connection.close();
         return result;
     }
 
-    /** The transaction's first statement; a failure here is a failed setup, not a rollback of work. */
-    private void applyLimits(Permit permit, Connection connection) throws SQLException {
-        try {
-            limits.applyTo(connection, permit.remainingNanos());
-        } catch (Throwable setupFailure) {
-            rollBackAfter(setupFailure, connection);
-            throw setupFailure;
-        }
-    }
-
-    private <T> T commitOrRollBack(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
+    /**
+     * Runs the work and commits, recording the outcome; on failure the caller rolls back. A failure of the limits'
+     * {@code SET LOCAL} before it is a failed setup and keeps the outcome {@link ExecutionOutcome#FAILED}.
+     */
+    private <T> T commit(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
         T result;
         try {
             result = work.run(connection);
         } catch (Throwable failure) {
-            rollBackAfter(failure, connection);
             permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
             throw failure;
         }
         try {
             connection.commit();
         } catch (Throwable commitFailure) {
-            rollBackAfter(commitFailure, connection);
             if (CommitFailures.isKnownRollback(commitFailure)) {
                 permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
                 throw commitFailure;
@@ -167,11 +174,27 @@ public final class JdbcBulkhead {
         return result;
     }
 
-    private static void rollBackAfter(Throwable failure, Connection connection) {
+    /** @return whether the rollback succeeded, so that no transaction is open on the connection any more */
+    private static boolean rollBackAfter(Throwable failure, Connection connection) {
         try {
             connection.rollback();
+            return true;
         } catch (Throwable rollbackFailure) {
             suppress(failure, rollbackFailure);
+            return false;
+        }
+    }
+
+    /**
+     * On a failure path, hands the connection back with auto-commit on, as it was lent, for pools that do not reset
+     * it themselves: best effort, a failure is attached to {@code failure}. Called only once no transaction is open
+     * (turning auto-commit on commits an open one), so a connection whose rollback failed is closed as it is.
+     */
+    private static void restoreAutoCommitAfter(Throwable failure, Connection connection) {
+        try {
+            connection.setAutoCommit(true);
+        } catch (Throwable restoreFailure) {
+            suppress(failure, restoreFailure);
         }
     }
 

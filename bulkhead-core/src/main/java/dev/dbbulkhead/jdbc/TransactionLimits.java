@@ -8,7 +8,6 @@ import java.sql.SQLFeatureNotSupportedException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Server-side limits of every admitted transaction, on PostgreSQL: {@code statement_timeout} and
@@ -25,6 +24,7 @@ public final class TransactionLimits {
 
     /** PostgreSQL stores both timeouts as a 32-bit count of milliseconds. */
     private static final long MAX_MILLIS = Integer.MAX_VALUE;
+    private static final long NANOS_PER_MILLI = 1_000_000;
 
     private final Duration statementTimeout;
     private final Duration lockTimeout;
@@ -94,12 +94,13 @@ public final class TransactionLimits {
     /**
      * The {@code SET LOCAL} statement for a transaction with {@code remainingNanos} of its budget left
      * ({@link Permit#NO_DEADLINE} when it has none), or {@code null} when nothing is to be set.
-     * The statement timeout is the smaller of the configured one and the remaining budget, at least 1 ms.
+     * The statement timeout is the smaller of the configured one and the remaining budget, from 1 ms to
+     * PostgreSQL's largest, 2147483647 ms: a remainder past that range is the largest timeout, never a wrapped one.
      */
     String setLocalStatement(long remainingNanos) {
         long statementMillis = statementTimeout == null ? MAX_MILLIS + 1 : statementTimeout.toMillis();
         if (remainingNanos != Permit.NO_DEADLINE) {
-            statementMillis = Math.min(statementMillis, remainingMillis(remainingNanos));
+            statementMillis = Math.min(statementMillis, Math.min(MAX_MILLIS, remainingMillis(remainingNanos)));
         }
         StringBuilder sql = new StringBuilder();
         if (statementMillis <= MAX_MILLIS) {
@@ -113,10 +114,15 @@ public final class TransactionLimits {
 
     /**
      * A remaining budget in whole milliseconds, rounded up and at least 1: a budget that is spent or nearly spent
-     * still becomes a limit that ends the next statement, never "no limit".
+     * still becomes a limit that ends the next statement, never "no limit". Exact for every {@code long}: rounding up
+     * never overflows, so the longest budget stays the longest limit.
      */
     public static long remainingMillis(long remainingNanos) {
-        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(remainingNanos + 999_999));
+        if (remainingNanos <= 0) {
+            return 1;
+        }
+        long wholeMillis = remainingNanos / NANOS_PER_MILLI;
+        return remainingNanos % NANOS_PER_MILLI == 0 ? wholeMillis : wholeMillis + 1;
     }
 
     /**
@@ -143,12 +149,26 @@ public final class TransactionLimits {
             statement.execute(sql);
         } catch (SQLException refused) {
             // Asked only once the statement failed, to explain it: never on the path of every transaction.
-            String product = connection.getMetaData().getDatabaseProductName();
-            if (!"PostgreSQL".equals(product)) {
+            String product = databaseProductOr(refused, connection);
+            if (product != null && !"PostgreSQL".equals(product)) {
                 throw new SQLFeatureNotSupportedException("statement-timeout, lock-timeout and deadline are applied"
                         + " with PostgreSQL's SET LOCAL; this database is " + product, refused);
             }
             throw refused;
+        }
+    }
+
+    /**
+     * The database product of {@code connection}, or {@code null} when even that cannot be asked — a connection
+     * that broke, which the pool may have closed already: that failure is attached to {@code failure} as
+     * suppressed, and {@code failure} stays the one the caller sees.
+     */
+    private static String databaseProductOr(SQLException failure, Connection connection) {
+        try {
+            return connection.getMetaData().getDatabaseProductName();
+        } catch (SQLException | RuntimeException unanswered) {
+            failure.addSuppressed(unanswered);
+            return null;
         }
     }
 

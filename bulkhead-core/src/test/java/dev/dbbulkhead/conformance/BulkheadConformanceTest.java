@@ -44,6 +44,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,6 +56,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the reference demonstration) against a real PostgreSQL, for every form of the bulkhead. Letters in the display
  * names are those of the conformance list at the end of docs/design.md.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // per test, only against a hang; no assertion depends on time
 abstract class BulkheadConformanceTest {
 
     private static final Duration LONG_WAIT = Duration.ofMinutes(1);
@@ -687,6 +689,54 @@ abstract class BulkheadConformanceTest {
         assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("only the first's connection").isEqualTo(1);
         first.finish();
         assertAllPermitsBack(bulkhead.gate());
+    }
+
+    @Test
+    @DisplayName("deadline: a per-call budget past PostgreSQL's range caps nothing and never wraps to a 1 ms timeout")
+    void theLongestPerCallDeadlineLeavesTheStatementTimeoutAsConfigured() throws Exception {
+        Bulkhead bulkhead = limited(pool(1), 0, Duration.ZERO,
+                TransactionLimits.of(Duration.ofMinutes(1), null, null));
+
+        String seenInside = bulkhead.transaction(Duration.ofNanos(Long.MAX_VALUE),
+                connection -> setting(connection, "statement_timeout"));
+
+        assertThat(seenInside).isEqualTo("60000");
+        assertAllPermitsBack(bulkhead.gate());
+    }
+
+    @Test
+    @DisplayName("setup: SET LOCAL on a connection whose backend ended fails with that failure, not with the pool's closed connection")
+    void aFailedSetLocalOnABrokenConnectionReachesTheCallerAsItWas() throws Exception {
+        HikariDataSource pool = pool(1);
+        DataSource lendingEndedBackends = new LendingEndedBackends(pool);
+        GateConfig config = GateConfig.builder().maxConcurrent(1).build();
+        Bulkhead bulkhead = bulkhead(new AdmissionGate("orders", config), lendingEndedBackends,
+                TransactionLimits.of(Duration.ofMinutes(1), null, null));
+
+        Throwable thrown = catchThrowable(() -> bulkhead.transaction(connection -> queryInt(connection, "SELECT 1")));
+
+        SQLException original = sqlExceptionIn(thrown);
+        assertThat(original.getSQLState()).as("admin_shutdown or connection_failure, as the driver saw it")
+                .isIn("57P01", "08006");
+        assertThat(original.getSuppressed()).as("the failure to ask the closed connection what database it is")
+                .anySatisfy(suppressed -> assertThat(suppressed).hasMessageContaining("Connection is closed"));
+        assertAllPermitsBack(bulkhead.gate());
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    /** Lends connections of {@code pool} whose backend has just been ended, as a server restart would leave them. */
+    static final class LendingEndedBackends extends org.springframework.jdbc.datasource.DelegatingDataSource {
+
+        LendingEndedBackends(DataSource pool) {
+            super(pool);
+        }
+
+        @Override
+        public Connection getConnection() throws SQLException {
+            Connection connection = super.getConnection();
+            endBackendAndWaitUntilGone(queryInt(connection, "SELECT pg_backend_pid()"));
+            return connection;
+        }
     }
 
     static String setting(Connection connection, String name) throws SQLException {

@@ -13,6 +13,7 @@ import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -123,12 +124,24 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
                 new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
                 TransactionLimits.of(null, null, Duration.ofSeconds(30)), pool);
 
-        long timeToLive = template.execute(Duration.ofSeconds(20), status -> {
+        long entered = System.nanoTime();
+        long[] timeToLiveAndElapsed = template.execute(Duration.ofSeconds(20), status -> {
             ConnectionHolder holder = (ConnectionHolder) TransactionSynchronizationManager.getResource(pool);
-            return holder.getTimeToLiveInMillis();
+            return new long[] {holder.getTimeToLiveInMillis(), System.nanoTime() - entered};
         });
+        BulkheadTemplate withoutItsOwnDeadline = new BulkheadTemplate(new AdmissionGate("reports",
+                GateConfig.defaults()), new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
+                TransactionLimits.of(Duration.ofMinutes(1), null, null), pool);
+        long longest = withoutItsOwnDeadline.execute(Duration.ofNanos(Long.MAX_VALUE), status ->
+                ((ConnectionHolder) TransactionSynchronizationManager.getResource(pool)).getTimeToLiveInMillis());
 
-        assertThat(timeToLive).as("the per-call deadline, less what has passed").isPositive().isLessThanOrEqualTo(20_000);
+        // The timeout is what was left of the budget when the transaction began: 20 s, less at most the time that
+        // passed from entering until it was read (and a millisecond of rounding).
+        long elapsedMillis = TimeUnit.NANOSECONDS.toMillis(timeToLiveAndElapsed[1]) + 1;
+        assertThat(timeToLiveAndElapsed[0]).as("the per-call deadline, less what has passed")
+                .isBetween(20_000 - elapsedMillis - 1, 20_000L);
+        assertThat(longest).as("the longest deadline, never wrapped to a short one")
+                .isGreaterThan(TimeUnit.DAYS.toMillis(365));
     }
 
     /** A checked SQL failure carried through Spring's unchecked callback. */

@@ -30,9 +30,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 
@@ -46,6 +48,7 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * A failing run prints its seed first; the same seed replays the same plan.
  */
 @DisplayName("Fault-injection soak (real PostgreSQL, seeded)")
+@Timeout(value = 30, unit = TimeUnit.MINUTES) // only against a hang: the run itself flags a stuck thread after two idle minutes
 class FaultInjectionSoakTest {
 
     static {

@@ -17,9 +17,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /** The gate's permit accounting without a database: release-once, owner-only, resize without blocking. */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang (a resize or release that blocks); no assertion depends on time
 class AdmissionGateTest {
 
     private static AdmissionGate gate(int maxConcurrent, int maxQueued) {
@@ -191,6 +196,138 @@ class AdmissionGateTest {
         }
     }
 
+    /**
+     * Each listener call on the interrupted caller's thread is a moment inside its refusal: a normal caller that
+     * arrives then, on an empty B = 1, Q = 0 gate, must be admitted, so the interrupted caller held no place.
+     */
+    @Test
+    void anInterruptedCallerNeverHoldsAPlaceAnotherCallerIsRefusedFor() throws Exception {
+        List<String> othersArrivingMeanwhile = new CopyOnWriteArrayList<>();
+        AdmissionGate[] gate = new AdmissionGate[1];
+        Runnable anotherCallerArrives = () -> {
+            if (Thread.currentThread().isInterrupted()) {
+                othersArrivingMeanwhile.add(onAnotherThread(() -> admittedOrReason(gate[0])));
+            }
+        };
+        gate[0] = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(0).build(),
+                new GateListener() {
+                    @Override
+                    public void onWaitStarted(String workload) {
+                        anotherCallerArrives.run();
+                    }
+
+                    @Override
+                    public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+                        anotherCallerArrives.run();
+                    }
+                });
+
+        Thread.currentThread().interrupt();
+        BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class, gate[0]::acquire);
+        boolean flagKept = Thread.interrupted();
+
+        assertThat(refused.reason()).isEqualTo(RejectionReason.INTERRUPTED);
+        assertThat(flagKept).isTrue();
+        assertThat(othersArrivingMeanwhile).as("callers arriving during the refusal").isNotEmpty()
+                .containsOnly("admitted");
+        assertThat(gate[0].active() + gate[0].waiting()).isZero();
+    }
+
+    @Test
+    void anInterruptedCallerIsToldInterruptedWhateverTheStateOfTheGate() throws Exception {
+        GateConfig oneRunningOneQueued = GateConfig.builder().maxConcurrent(1).maxQueued(1)
+                .queueWait(Duration.ofHours(1)).build();
+        GateListener timing = new GateListener() {
+        };
+        for (GateListener listener : List.of(GateListener.NONE, timing)) {
+            AdmissionGate gate = new AdmissionGate("orders", oneRunningOneQueued, listener);
+            assertThat(reasonWhenInterrupted(gate::acquire)).as("empty").isEqualTo(RejectionReason.INTERRUPTED);
+            try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
+                assertThat(reasonWhenInterrupted(gate::acquire)).as("B taken")
+                        .isEqualTo(RejectionReason.INTERRUPTED);
+                HeldElsewhere queued = HeldElsewhere.start(gate, 1);
+                Await.until("the queue full", () -> gate.queueLength() == 1);
+                assertThat(reasonWhenInterrupted(gate::acquire)).as("B + Q taken")
+                        .isEqualTo(RejectionReason.INTERRUPTED);
+                assertThat(reasonWhenInterrupted(() -> gate.acquireWithin(Duration.ofMinutes(1))))
+                        .as("B + Q taken, within a budget").isEqualTo(RejectionReason.INTERRUPTED);
+                running.close();
+                queued.close();
+            }
+            assertThat(gate.active() + gate.waiting()).isZero();
+        }
+    }
+
+    /** A refusal is told only once the refused caller holds nothing: what a listener sees of the gate then. */
+    @Test
+    void listenersHearOfARefusalOnlyOnceItsPlacesAreGivenBack() throws Exception {
+        List<String> seenWhenTold = new CopyOnWriteArrayList<>();
+        AtomicBoolean spendTheBudget = new AtomicBoolean(true);
+        long budgetNanos = TimeUnit.MILLISECONDS.toNanos(1);
+        AdmissionGate[] gate = new AdmissionGate[1];
+        gate[0] = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(1)
+                .queueWait(Duration.ofHours(1)).build(), new GateListener() {
+                    @Override
+                    public void onWaitStarted(String workload) {
+                        if (spendTheBudget.getAndSet(false)) {
+                            // The first caller runs at once within a 1 ms budget: spend it before it is checked.
+                            long start = System.nanoTime();
+                            Await.until("the budget spent", () -> System.nanoTime() - start > budgetNanos);
+                        }
+                    }
+
+                    @Override
+                    public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+                        seenWhenTold.add(reason + " active=" + gate[0].active() + " waiting=" + gate[0].waiting());
+                    }
+                });
+
+        assertThat(catchThrowableOfType(BulkheadRejectedException.class,
+                () -> gate[0].acquireWithin(Duration.ofNanos(budgetNanos))).reason())
+                .as("the budget spent once running").isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+        try (HeldElsewhere running = HeldElsewhere.acquire(gate[0], 1)) {
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class,
+                    () -> gate[0].acquireWithin(Duration.ofNanos(1))).reason())
+                    .as("no wait left").isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            CompletableFuture<RejectionReason> interrupted = new CompletableFuture<>();
+            Thread waiter = Thread.ofVirtual().start(() -> interrupted.complete(
+                    catchThrowableOfType(BulkheadRejectedException.class, gate[0]::acquire).reason()));
+            Await.until("the waiter parked", () -> gate[0].queueLength() == 1);
+            waiter.interrupt();
+            assertThat(interrupted.get()).isEqualTo(RejectionReason.INTERRUPTED);
+        }
+
+        assertThat(seenWhenTold).containsExactly("QUEUE_TIMEOUT active=0 waiting=0",
+                "QUEUE_TIMEOUT active=1 waiting=0", "INTERRUPTED active=1 waiting=0");
+    }
+
+    private static RejectionReason reasonWhenInterrupted(Supplier<Permit> entry) {
+        Thread.currentThread().interrupt();
+        try {
+            BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class, entry::get);
+            assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag set again").isTrue();
+            return refused == null ? null : refused.reason();
+        } finally {
+            Thread.interrupted();
+        }
+    }
+
+    /** Enters {@code gate} once and leaves at once: "admitted", or the reason of the refusal. */
+    static String admittedOrReason(AdmissionGate gate) {
+        try (Permit permit = gate.acquire()) {
+            return "admitted";
+        } catch (BulkheadRejectedException refused) {
+            return refused.reason().name();
+        }
+    }
+
+    /** Runs {@code task} on a thread of its own, started from none that holds a permit, and returns its result. */
+    static <T> T onAnotherThread(Supplier<T> task) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> result.complete(task.get()));
+        return result.join();
+    }
+
     @Test
     void growingHandsTheNewRoomToParkedWaiters() throws Exception {
         AdmissionGate gate = new AdmissionGate("orders",
@@ -253,6 +390,11 @@ class AdmissionGateTest {
         AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).build(),
                 new GateListener() {
                     @Override
+                    public void onWaitStarted(String workload) {
+                        heard.add("waiting " + workload);
+                    }
+
+                    @Override
                     public void onAdmitted(String workload, long queueWaitNanos) {
                         heard.add("admitted " + workload);
                     }
@@ -272,26 +414,41 @@ class AdmissionGateTest {
             catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
         }
 
-        assertThat(heard).as("a full gate lets nothing wait").containsExactly("admitted orders",
+        // The holder's wait starts and ends at once; the refused caller never starts one: a full gate lets nothing wait.
+        assertThat(heard).as("a full gate lets nothing wait").containsExactly("waiting orders", "admitted orders",
                 "rejected ADMISSION_FULL", "released orders FAILED");
     }
 
     @Test
     void aCompositeTellsEachListenerInOrderAndAWaitStartsOnlyForAdmittedOperations() throws Exception {
         List<String> heard = new CopyOnWriteArrayList<>();
-        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(1).build(),
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(1)
+                .queueWait(Duration.ofHours(1)).build(),
                 GateListener.composite(List.of(new Recording("first", heard), GateListener.NONE,
                         new Recording("second", heard))));
-
-        try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
+        HeldElsewhere running = HeldElsewhere.acquire(gate, 1);
+        HeldElsewhere queued = null;
+        try {
             heard.clear();
-            // B is taken and the queue wait is zero: the one queue place is tried, and given up at once.
-            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
-                    .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
-        }
+            // B is taken and a budget of 1 ns leaves no wait: the one queue place is taken, and given up at once.
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class,
+                    () -> gate.acquireWithin(Duration.ofNanos(1))).reason()).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(heard).containsExactly("first waiting", "second waiting",
+                    "first rejected QUEUE_TIMEOUT", "second rejected QUEUE_TIMEOUT");
 
-        assertThat(heard).containsExactly("first waiting", "second waiting",
-                "first rejected QUEUE_TIMEOUT", "second rejected QUEUE_TIMEOUT");
+            queued = HeldElsewhere.start(gate, 1);
+            Await.until("the second parked", () -> gate.queueLength() == 1);
+            heard.clear();
+            // B + Q are taken: refused at once, and no wait starts for what was never admitted.
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire).reason())
+                    .isEqualTo(RejectionReason.ADMISSION_FULL);
+            assertThat(heard).containsExactly("first rejected ADMISSION_FULL", "second rejected ADMISSION_FULL");
+        } finally {
+            running.close();
+            if (queued != null) {
+                queued.close();
+            }
+        }
         assertThat(GateListener.composite(List.of())).isSameAs(GateListener.NONE);
         Recording only = new Recording("only", heard);
         assertThat(GateListener.composite(List.of(GateListener.NONE, only))).isSameAs(only);

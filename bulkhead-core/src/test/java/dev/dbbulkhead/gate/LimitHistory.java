@@ -6,11 +6,16 @@ import java.util.function.ToIntFunction;
 /**
  * A ghost of one gate's resizes, so that checks know which limits an observation may be held to.
  *
- * <p>Every resize publishes two generations: a transition generation with the larger of the old and new limits
- * (while the gate adjusts its semaphores either may be in force), then the new limits. A semaphore never lets the
- * number of holders grow past its capacity, and after a shrink the holders above the new capacity only drain; so
- * the holders at any moment are at most the largest limit of the generations since the oldest live holder was
- * admitted. A check passes the generation current before that holder asked to be admitted.
+ * <p>The one-word gate changes its limits in one step — one write that replaces both, read afresh by every
+ * admission decision — and never touches its counts: after a shrink the counts may stay above the new limits until
+ * the operations already inside drain, and nothing new enters meanwhile. So the operations inside at any moment are
+ * at most the largest limit in force since the oldest of them asked to be admitted.
+ *
+ * <p>That step happens somewhere inside {@link AdmissionGate#resize(int, int)}, which the ghost cannot see. Each
+ * resize therefore publishes two generations around the call: before it, one with the larger of the old and new value
+ * of each limit (the step is after this publication, and whichever limits an admission read then are at most these);
+ * after it, the new limits, which the gate then has. A check passes the generation current before the operation it
+ * covers asked to be admitted.
  *
  * <p>Resizes must come from one thread at a time; readers may be any number of threads.
  */
@@ -20,12 +25,12 @@ public final class LimitHistory {
     private static final class Limits {
         private final int maxConcurrent;
         private final int maxAdmitted;
-        private final boolean transition;
+        private final boolean aroundAResize;
 
-        Limits(int maxConcurrent, int maxAdmitted, boolean transition) {
+        Limits(int maxConcurrent, int maxAdmitted, boolean aroundAResize) {
             this.maxConcurrent = maxConcurrent;
             this.maxAdmitted = maxAdmitted;
-            this.transition = transition;
+            this.aroundAResize = aroundAResize;
         }
 
         int maxConcurrent() {
@@ -36,13 +41,9 @@ public final class LimitHistory {
             return maxAdmitted;
         }
 
-        boolean transition() {
-            return transition;
-        }
-
         @Override
         public String toString() {
-            return "B=" + maxConcurrent + ", B+Q=" + maxAdmitted + (transition ? " (resizing)" : "");
+            return "B=" + maxConcurrent + ", B+Q=" + maxAdmitted + (aroundAResize ? " (resizing)" : "");
         }
     }
 
@@ -116,35 +117,32 @@ public final class LimitHistory {
     }
 
     /**
-     * Reads the gate's permit counts while no resize is in progress (as a sequence lock does: the generation is
-     * read before and after, and a changed or transition generation means the reading is not used) and checks
-     * that the permits held are neither negative (a release too many) nor above the limits since generation
-     * {@code since}.
+     * Checks the gate's counts, read at one instant, against the limits since generation {@code since}: neither
+     * negative (a release too many) nor above the largest B, or B + Q, in force since then. And, when no resize was
+     * under way while it looked (the generation read before and after is the same, and is not around a resize), that
+     * the limits the gate reports are the current generation's.
      *
-     * @return a description of the violation, or {@code null} when none was seen (or the reading was not used)
+     * @return a description of the violation, or {@code null} when none was seen
      */
     public String violationInGateFigures(AdmissionGate gate, int since) {
         Limits[] before = generations;
-        Limits current = before[before.length - 1];
-        if (current.transition()) {
-            return null;
-        }
+        long snapshot = gate.countsSnapshot();
         GateConfig config = gate.config();
-        int executionHeld = config.maxConcurrent() - gate.availableExecutionPermits();
-        int admissionHeld = config.maxAdmitted() - gate.availableAdmissionPermits();
-        if (generations != before) {
-            return null;
-        }
-        if (config.maxConcurrent() != current.maxConcurrent() || config.maxAdmitted() != current.maxAdmitted()) {
-            return "gate " + gate.workload() + " reports " + config + " outside a resize, expected " + current;
-        }
+        int running = AdmissionCounts.running(snapshot);
+        int admitted = AdmissionCounts.admitted(snapshot);
         int concurrentLimit = mostConcurrentSince(since);
         int admittedLimit = mostAdmittedSince(since);
-        if (executionHeld < 0 || executionHeld > concurrentLimit) {
-            return "gate " + gate.workload() + ": " + executionHeld + " execution permits held, B " + concurrentLimit;
+        if (running < 0 || running > concurrentLimit) {
+            return "gate " + gate.workload() + ": " + running + " running, B " + concurrentLimit;
         }
-        if (admissionHeld < 0 || admissionHeld > admittedLimit) {
-            return "gate " + gate.workload() + ": " + admissionHeld + " admission permits held, B+Q " + admittedLimit;
+        if (admitted < running || admitted > admittedLimit) {
+            return "gate " + gate.workload() + ": " + admitted + " admitted (" + running + " running), B+Q "
+                    + admittedLimit;
+        }
+        Limits current = before[before.length - 1];
+        if (generations == before && !current.aroundAResize
+                && (config.maxConcurrent() != current.maxConcurrent() || config.maxAdmitted() != current.maxAdmitted())) {
+            return "gate " + gate.workload() + " reports " + config + " outside a resize, expected " + current;
         }
         return null;
     }

@@ -44,6 +44,37 @@ class TransactionLimitsTest {
     }
 
     @Test
+    void aRemainingBudgetBecomesWholeMillisecondsRoundedUpWithoutOverflowAtAnyLength() {
+        assertThat(TransactionLimits.remainingMillis(Long.MIN_VALUE)).as("long spent").isEqualTo(1);
+        assertThat(TransactionLimits.remainingMillis(0)).isEqualTo(1);
+        assertThat(TransactionLimits.remainingMillis(1)).as("1 ns").isEqualTo(1);
+        assertThat(TransactionLimits.remainingMillis(1_000_000)).as("1 ms").isEqualTo(1);
+        assertThat(TransactionLimits.remainingMillis(1_000_001)).isEqualTo(2);
+        assertThat(TransactionLimits.remainingMillis(TimeUnit.MILLISECONDS.toNanos(Integer.MAX_VALUE)))
+                .as("Integer.MAX_VALUE ms").isEqualTo(Integer.MAX_VALUE);
+        assertThat(TransactionLimits.remainingMillis(Long.MAX_VALUE)).as("Long.MAX_VALUE ns")
+                .isEqualTo(9_223_372_036_855L);
+    }
+
+    @Test
+    void theStatementTimeoutFromARemainingBudgetSaturatesAtPostgresLargestAndNeverWraps() {
+        TransactionLimits deadlineOnly = TransactionLimits.of(null, null, Duration.ofMillis(Integer.MAX_VALUE));
+        TransactionLimits withStatementTimeout = TransactionLimits.of(Duration.ofSeconds(2), null, Duration.ofSeconds(5));
+        long longestBudget = Permit.NO_DEADLINE - 1;
+
+        assertThat(deadlineOnly.setLocalStatement(1)).as("1 ns").isEqualTo("SET LOCAL statement_timeout = 1");
+        assertThat(deadlineOnly.setLocalStatement(1_000_000)).as("1 ms").isEqualTo("SET LOCAL statement_timeout = 1");
+        assertThat(deadlineOnly.setLocalStatement(TimeUnit.MILLISECONDS.toNanos(Integer.MAX_VALUE)))
+                .as("Integer.MAX_VALUE ms").isEqualTo("SET LOCAL statement_timeout = 2147483647");
+        assertThat(deadlineOnly.setLocalStatement(TimeUnit.MILLISECONDS.toNanos(Integer.MAX_VALUE) + 1))
+                .as("just past PostgreSQL's range").isEqualTo("SET LOCAL statement_timeout = 2147483647");
+        assertThat(deadlineOnly.setLocalStatement(longestBudget)).as("the longest budget")
+                .isEqualTo("SET LOCAL statement_timeout = 2147483647");
+        assertThat(withStatementTimeout.setLocalStatement(longestBudget))
+                .as("a deadline longer than the statement timeout").isEqualTo("SET LOCAL statement_timeout = 2000");
+    }
+
+    @Test
     void thePerCallDeadlineCountsOnlyWhenItIsShorter() {
         TransactionLimits limits = TransactionLimits.of(null, null, Duration.ofSeconds(1));
 

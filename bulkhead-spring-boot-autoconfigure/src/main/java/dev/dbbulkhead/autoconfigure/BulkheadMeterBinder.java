@@ -101,7 +101,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                     .description("Operations that got an execution permit and ran")
                     .tag("workload", workload).register(registry));
             String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
-                    + " = no execution permit within the queue wait, interrupted = interrupted waiting";
+                    + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting";
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);
@@ -124,8 +124,9 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
         @Override
         public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
             rejectedByReason[reason.ordinal()].increment();
-            if (reason != RejectionReason.ADMISSION_FULL) {
-                // A full gate refuses before anything waits: only those that waited have a queue wait.
+            if (queueWaitNanos != GateListener.NEVER_ADMITTED) {
+                // A full gate, or an interrupt seen on entry, refuses before anything waits: only those that waited
+                // have a queue wait.
                 queueWait.record(queueWaitNanos, TimeUnit.NANOSECONDS);
             }
         }

@@ -106,6 +106,26 @@ class BulkheadMetricsTests {
     }
 
     @Test
+    void aCallerInterruptedBeforeItEntersIsCountedAsInterruptedWithNoQueueWait() {
+        withMeterRegistry().run(context -> {
+            BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+
+            Thread.currentThread().interrupt();
+            RejectionReason reason;
+            try {
+                reason = reasonOf(() -> orders.execute(status -> 1));
+            } finally {
+                Thread.interrupted();
+            }
+
+            assertThat(reason).isEqualTo(RejectionReason.INTERRUPTED);
+            assertThat(counter("db.bulkhead.rejected", "orders", "reason", "interrupted")).isEqualTo(1);
+            assertThat(meters.get("db.bulkhead.queue.wait").tag("workload", "orders").timer().count())
+                    .as("it was never admitted, so it never waited").isZero();
+        });
+    }
+
+    @Test
     void executionsAreTimedByHowTheirTransactionEnded() {
         withMeterRegistry().run(context -> {
             BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
