@@ -116,6 +116,40 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
     }
 
     @Test
+    @DisplayName("l. REQUIRED on a second transaction manager inside the admitted region is legal: it suspends nothing of ours")
+    void requiredOnASecondTransactionManagerInsideTheAdmittedRegionIsLegal() throws Exception {
+        HikariDataSource pool = pool(2);
+        HikariDataSource otherPool = pool(2);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                new DataSourceTransactionManager(pool));
+        TransactionTemplate other = new TransactionTemplate(new DataSourceTransactionManager(otherPool));
+
+        template.executeWithoutResult(status -> {
+            try {
+                insert(DataSourceUtils.getConnection(pool), "l-first-manager");
+                other.executeWithoutResult(inner -> {
+                    try {
+                        insert(DataSourceUtils.getConnection(otherPool), "l-second-manager");
+                    } catch (SQLException e) {
+                        throw new UncheckedSqlException(e);
+                    }
+                });
+                // The admitted transaction is intact after the other manager's transaction ended.
+                insert(DataSourceUtils.getConnection(pool), "l-first-manager-again");
+            } catch (SQLException e) {
+                throw new UncheckedSqlException(e);
+            }
+        });
+
+        assertThat(rowExists("l-first-manager")).isTrue();
+        assertThat(rowExists("l-second-manager")).isTrue();
+        assertThat(rowExists("l-first-manager-again")).isTrue();
+        assertAllPermitsBack(template.gate());
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+        assertThat(otherPool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    @Test
     @DisplayName("deadline: what remains after the queue wait becomes the Spring transaction's timeout")
     void remainingDeadlineBecomesTheTransactionTimeout() {
         HikariDataSource pool = pool(2);
