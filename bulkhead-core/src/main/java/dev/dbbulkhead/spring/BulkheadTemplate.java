@@ -111,6 +111,8 @@ public class BulkheadTemplate {
      *       is already active on it; nothing was taken;</li>
      *   <li>the callback's runtime exception or error, after rollback; a failing rollback is attached to it as
      *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
+     *   <li>{@link DeadlineExceededException}, after rollback, when a statement timeout or transaction timeout
+     *       ended the work (or its flush at commit) once the deadline was spent; the timeout is its cause;</li>
      *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
      *       did not run);</li>
      *   <li>the exception Spring's commit threw, unchanged, when the transaction rolled back before the JDBC
@@ -165,6 +167,7 @@ public class BulkheadTemplate {
         } catch (Throwable failure) {
             rollBackAfter(failure, status);
             permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+            SpentDeadlines.rethrowIfSpent(permit, failure);
             throw failure;
         }
         CommitPhase phase = CommitPhase.register(status);
@@ -176,6 +179,9 @@ public class BulkheadTemplate {
             permit.recordOutcome(outcome);
             if (outcome == ExecutionOutcome.UNKNOWN) {
                 throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
+            }
+            if (outcome == ExecutionOutcome.ROLLED_BACK) {
+                SpentDeadlines.rethrowIfSpent(permit, commitFailure);
             }
             throw commitFailure;
         }

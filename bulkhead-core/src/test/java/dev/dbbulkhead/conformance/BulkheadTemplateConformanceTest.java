@@ -11,11 +11,15 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.SqlWork;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.spring.DeadlineExceededException;
 import java.sql.SQLException;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -163,6 +167,30 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
         });
 
         assertThat(timeToLive).as("the per-call deadline, less what has passed").isPositive().isLessThanOrEqualTo(20_000);
+    }
+
+    @ParameterizedTest(name = "statement-timeout {0}, deadline {1}: a deadline ran out? {2}")
+    @CsvSource({
+            "PT0.1S, PT60S, false", // the application's own hard limit ends the statement with budget to spare
+            ", PT0.3S, true", // the deadline's remainder caps statement_timeout and ends the statement
+            "PT60S, PT0.3S, true"})
+    @DisplayName("deadline: a timeout once the deadline is spent is DeadlineExceededException; the application's own statement timeout stays itself")
+    void aTimeoutAfterTheDeadlineIsSpentIsDeadlineExceeded(Duration statementTimeout, Duration deadline,
+                                                            boolean deadlineRanOut) {
+        HikariDataSource pool = pool(1);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
+                TransactionLimits.of(statementTimeout, null, deadline), pool);
+
+        Throwable thrown = catchThrowable(() -> template.executeWithoutResult(status ->
+                new JdbcTemplate(pool).execute("SELECT pg_sleep(5)")));
+
+        assertThat(sqlExceptionIn(thrown).getSQLState()).as("query_canceled, either way").isEqualTo("57014");
+        assertThat(thrown instanceof DeadlineExceededException).isEqualTo(deadlineRanOut);
+        if (thrown instanceof DeadlineExceededException exceeded) {
+            assertThat(exceeded.workload()).isEqualTo("orders");
+        }
+        assertAllPermitsBack(template.gate());
     }
 
     /** A checked SQL failure carried through Spring's unchecked callback. */

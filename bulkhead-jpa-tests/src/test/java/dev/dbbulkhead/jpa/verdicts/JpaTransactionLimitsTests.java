@@ -3,9 +3,9 @@ package dev.dbbulkhead.jpa.verdicts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.spring.DeadlineExceededException;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.Session;
 import org.junit.jupiter.api.DisplayName;
@@ -50,6 +50,7 @@ class JpaTransactionLimitsTests extends AdmittedJpaTest {
         }));
 
         assertThat(sqlExceptionIn(thrown).getSQLState()).as("query_canceled").isEqualTo("57014");
+        assertThat(thrown).as("the application's own limit, no deadline").isNotInstanceOf(DeadlineExceededException.class);
         assertThat(executions("statement", "rolled_back")).isEqualTo(rolledBackBefore + 1);
         assertThat(sideQuery("SELECT count(*) FROM customer WHERE name = 'limited-by-statement-timeout'"))
                 .as("rolled back").isEqualTo("0");
@@ -67,7 +68,7 @@ class JpaTransactionLimitsTests extends AdmittedJpaTest {
         }));
 
         assertThat(Long.parseLong(capInside[0])).as("at most the 300 ms deadline").isPositive().isLessThanOrEqualTo(300);
-        assertThat(thrown).isNotInstanceOf(CommitOutcomeUnknownException.class);
+        assertThat(thrown).as("admitted, then out of its deadline").isInstanceOf(DeadlineExceededException.class);
         assertThat(sqlExceptionIn(thrown).getSQLState()).as("query_canceled").isEqualTo("57014");
     }
 
