@@ -8,6 +8,7 @@ import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.DbBulkhead;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.autoconfigure.BulkheadsEndpoint;
+import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
@@ -68,6 +69,9 @@ class MultipleDataSourcesTests {
     BulkheadsEndpoint endpoint;
 
     @Autowired
+    ConnectionBudgetCheck budgetCheck;
+
+    @Autowired
     @Qualifier("ordersDataSource")
     DataSource ordersDataSource;
 
@@ -83,7 +87,7 @@ class MultipleDataSourcesTests {
     Entries entries;
 
     @Test
-    @DisplayName("a workload naming a JPA transaction manager gets its DataSource; the endpoint reports that pool")
+    @DisplayName("a workload naming a JPA transaction manager gets its DataSource; the endpoint and the budget report that pool")
     void aWorkloadNamingAJpaTransactionManagerGetsItsDataSource() {
         assertThat(registry.template("ledger").dataSource()).containsSame(ledgerDataSource);
         assertThat(registry.template("orders").dataSource()).containsSame(ordersDataSource);
@@ -91,6 +95,9 @@ class MultipleDataSourcesTests {
         assertThat(endpoint.workload("ledger").pool().name()).isEqualTo("ledger-pool");
         assertThat(endpoint.workload("ledger").pool().maximumSize()).isEqualTo(3);
         assertThat(endpoint.workload("orders").pool().name()).isEqualTo("orders-pool");
+        assertThat(budgetCheck.report().orElseThrow().describe())
+                .contains("pool 'ledger-pool': 3 connections; gated: ledger=2 + ledger-by-data-source=1 = 3")
+                .contains("pool 'orders-pool': 4 connections; gated: orders=4 + shop=4 = 8"); // shop: application.yml
     }
 
     @Test
