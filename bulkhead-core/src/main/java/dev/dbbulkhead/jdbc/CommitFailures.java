@@ -14,6 +14,9 @@ public final class CommitFailures {
     /** 23: integrity constraint violation (deferred constraints); 40: transaction rollback (serialization, deadlock). */
     private static final Set<String> REFUSED_COMMIT_CLASSES = Set.of("23", "40");
 
+    /** The one state of class 40 that is no verdict: the server cannot say whether the statement completed. */
+    private static final String STATEMENT_COMPLETION_UNKNOWN = "40003";
+
     private CommitFailures() {
     }
 
@@ -22,7 +25,8 @@ public final class CommitFailures {
         for (Throwable cause = commitFailure; cause != null; cause = cause.getCause()) {
             if (cause instanceof SQLException sql) {
                 String state = sql.getSQLState();
-                return state != null && state.length() == 5 && REFUSED_COMMIT_CLASSES.contains(state.substring(0, 2));
+                return state != null && state.length() == 5 && REFUSED_COMMIT_CLASSES.contains(state.substring(0, 2))
+                        && !STATEMENT_COMPLETION_UNKNOWN.equals(state);
             }
         }
         return false;

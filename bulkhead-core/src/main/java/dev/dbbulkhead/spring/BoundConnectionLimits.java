@@ -3,6 +3,7 @@ package dev.dbbulkhead.spring;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.sql.SQLException;
+import java.util.Date;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -11,7 +12,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Applies {@link TransactionLimits} to the connection a Spring transaction bound for a data source: the remaining
- * deadline becomes the transaction's timeout (so Spring's JDBC support applies it to statements), and the
+ * deadline becomes the transaction's timeout when it is shorter than the transaction's own (so Spring's JDBC
+ * support applies it to statements; Hibernate keeps the timeout it was given at begin), and the
  * PostgreSQL timeouts are set with {@code SET LOCAL}. Kept apart so spring-jdbc is needed only when limits are set.
  */
 final class BoundConnectionLimits {
@@ -33,13 +35,24 @@ final class BoundConnectionLimits {
         }
         long remainingNanos = permit.remainingNanos();
         if (remainingNanos != Permit.NO_DEADLINE) {
-            holder.setTimeoutInMillis(TransactionLimits.remainingMillis(remainingNanos));
+            shortenTimeout(holder, TransactionLimits.remainingMillis(remainingNanos));
         }
         try {
             limits.applyTo(DataSourceUtils.getConnection(dataSource), remainingNanos);
         } catch (SQLException e) {
             throw new CannotCreateTransactionException("Could not apply " + limits + " to the transaction of"
                     + " bulkhead '" + permit.workload() + "'", e);
+        }
+    }
+
+    /**
+     * Gives the transaction {@code remainingMillis} unless its own timeout (the definition's, which the transaction
+     * manager set on the holder) ends sooner: a deadline narrows a transaction's time, never lengthens it.
+     */
+    private static void shortenTimeout(ConnectionHolder holder, long remainingMillis) {
+        Date ownDeadline = holder.getDeadline();
+        if (ownDeadline == null || ownDeadline.getTime() - System.currentTimeMillis() > remainingMillis) {
+            holder.setTimeoutInMillis(remainingMillis);
         }
     }
 }

@@ -6,7 +6,6 @@ import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Permit;
-import dev.dbbulkhead.jdbc.CommitFailures;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.Objects;
@@ -17,7 +16,6 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionException;
 import org.springframework.transaction.TransactionStatus;
-import org.springframework.transaction.UnexpectedRollbackException;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -113,11 +111,20 @@ public class BulkheadTemplate {
      *       is already active on it; nothing was taken;</li>
      *   <li>the callback's runtime exception or error, after rollback; a failing rollback is attached to it as
      *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
+     *   <li>{@link DeadlineExceededException}, after rollback, when a statement timeout or transaction timeout
+     *       ended the work (or its flush at commit) once the deadline was spent; the timeout is its cause;</li>
      *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
-     *       did not run), or when the database refused the commit (nothing was written);</li>
-     *   <li>{@link CommitOutcomeUnknownException} when the commit failed without a verdict (connection lost):
-     *       the write may have taken effect — never retry it blindly.</li>
+     *       did not run);</li>
+     *   <li>the exception Spring's commit threw, unchanged, when the transaction rolled back before the JDBC
+     *       commit was sent — the flush failed (an {@code ObjectOptimisticLockingFailureException}, a statement or
+     *       lock timeout under JPA), or a {@code beforeCommit} callback threw — or when the database refused the
+     *       commit (a deferred constraint, a serialization failure): nothing was written;</li>
+     *   <li>{@link CommitOutcomeUnknownException} when the JDBC commit itself failed without a verdict (connection
+     *       lost, SQLState 40003): the write may have taken effect — never retry it blindly.</li>
      * </ul>
+     * The transaction is flushed after the last {@code beforeCommit} callback, so that under JPA the SQL Hibernate
+     * defers to the commit runs before the JDBC commit and its failures are known rollbacks; a read-only
+     * transaction is not flushed.
      * An interrupt while the callback runs does not stop it; the interrupt status is left as it is.
      *
      * @param action runs synchronously and returns a fully materialised value; must not manage the transaction
@@ -160,24 +167,25 @@ public class BulkheadTemplate {
         } catch (Throwable failure) {
             rollBackAfter(failure, status);
             permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+            SpentDeadlines.rethrowIfSpent(permit, failure);
             throw failure;
         }
-        boolean rollbackOnly = status.isRollbackOnly();
+        CommitPhase phase = CommitPhase.register(status);
         try {
             // Rolls back instead when the callback marked the transaction rollback-only.
             transactionManager.commit(status);
-        } catch (UnexpectedRollbackException refused) {
-            permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
-            throw refused;
         } catch (Throwable commitFailure) {
-            if (rollbackOnly || CommitFailures.isKnownRollback(commitFailure)) {
-                permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
-                throw commitFailure;
+            ExecutionOutcome outcome = phase.outcomeOf(commitFailure);
+            permit.recordOutcome(outcome);
+            if (outcome == ExecutionOutcome.UNKNOWN) {
+                throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
             }
-            permit.recordOutcome(ExecutionOutcome.UNKNOWN);
-            throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
+            if (outcome == ExecutionOutcome.ROLLED_BACK) {
+                SpentDeadlines.rethrowIfSpent(permit, commitFailure);
+            }
+            throw commitFailure;
         }
-        permit.recordOutcome(rollbackOnly ? ExecutionOutcome.ROLLED_BACK : ExecutionOutcome.COMMITTED);
+        permit.recordOutcome(phase.outcome());
         return result;
     }
 

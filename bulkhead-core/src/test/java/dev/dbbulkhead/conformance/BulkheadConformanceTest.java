@@ -865,6 +865,11 @@ abstract class BulkheadConformanceTest {
     }
 
     static boolean rowExists(String name) throws SQLException {
+        return rowExists(database, name);
+    }
+
+    /** Whether table {@code item} of {@code database} holds a row named {@code name}, seen from a side connection. */
+    static boolean rowExists(TestDatabase database, String name) throws SQLException {
         try (Connection side = database.connect();
              PreparedStatement query = side.prepareStatement("SELECT count(*) FROM item WHERE name = ?")) {
             query.setString(1, name);

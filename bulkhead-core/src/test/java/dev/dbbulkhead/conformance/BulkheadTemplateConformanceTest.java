@@ -11,12 +11,16 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.SqlWork;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.spring.DeadlineExceededException;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -117,6 +121,40 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
     }
 
     @Test
+    @DisplayName("l. REQUIRED on a second transaction manager inside the admitted region is legal: it suspends nothing of ours")
+    void requiredOnASecondTransactionManagerInsideTheAdmittedRegionIsLegal() throws Exception {
+        HikariDataSource pool = pool(2);
+        HikariDataSource otherPool = pool(2);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                new DataSourceTransactionManager(pool));
+        TransactionTemplate other = new TransactionTemplate(new DataSourceTransactionManager(otherPool));
+
+        template.executeWithoutResult(status -> {
+            try {
+                insert(DataSourceUtils.getConnection(pool), "l-first-manager");
+                other.executeWithoutResult(inner -> {
+                    try {
+                        insert(DataSourceUtils.getConnection(otherPool), "l-second-manager");
+                    } catch (SQLException e) {
+                        throw new UncheckedSqlException(e);
+                    }
+                });
+                // The admitted transaction is intact after the other manager's transaction ended.
+                insert(DataSourceUtils.getConnection(pool), "l-first-manager-again");
+            } catch (SQLException e) {
+                throw new UncheckedSqlException(e);
+            }
+        });
+
+        assertThat(rowExists("l-first-manager")).isTrue();
+        assertThat(rowExists("l-second-manager")).isTrue();
+        assertThat(rowExists("l-first-manager-again")).isTrue();
+        assertAllPermitsBack(template.gate());
+        assertThat(pool.getHikariPoolMXBean().getActiveConnections()).isZero();
+        assertThat(otherPool.getHikariPoolMXBean().getActiveConnections()).isZero();
+    }
+
+    @Test
     @DisplayName("deadline: what remains after the queue wait becomes the Spring transaction's timeout")
     void remainingDeadlineBecomesTheTransactionTimeout() {
         HikariDataSource pool = pool(2);
@@ -142,6 +180,30 @@ class BulkheadTemplateConformanceTest extends BulkheadConformanceTest {
                 .isBetween(20_000 - elapsedMillis - 1, 20_000L);
         assertThat(longest).as("the longest deadline, never wrapped to a short one")
                 .isGreaterThan(TimeUnit.DAYS.toMillis(365));
+    }
+
+    @ParameterizedTest(name = "statement-timeout {0}, deadline {1}: a deadline ran out? {2}")
+    @CsvSource({
+            "PT0.1S, PT60S, false", // the application's own hard limit ends the statement with budget to spare
+            ", PT0.3S, true", // the deadline's remainder caps statement_timeout and ends the statement
+            "PT60S, PT0.3S, true"})
+    @DisplayName("deadline: a timeout once the deadline is spent is DeadlineExceededException; the application's own statement timeout stays itself")
+    void aTimeoutAfterTheDeadlineIsSpentIsDeadlineExceeded(Duration statementTimeout, Duration deadline,
+                                                            boolean deadlineRanOut) {
+        HikariDataSource pool = pool(1);
+        BulkheadTemplate template = new BulkheadTemplate(new AdmissionGate("orders", GateConfig.defaults()),
+                new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
+                TransactionLimits.of(statementTimeout, null, deadline), pool);
+
+        Throwable thrown = catchThrowable(() -> template.executeWithoutResult(status ->
+                new JdbcTemplate(pool).execute("SELECT pg_sleep(5)")));
+
+        assertThat(sqlExceptionIn(thrown).getSQLState()).as("query_canceled, either way").isEqualTo("57014");
+        assertThat(thrown instanceof DeadlineExceededException).isEqualTo(deadlineRanOut);
+        if (thrown instanceof DeadlineExceededException exceeded) {
+            assertThat(exceeded.workload()).isEqualTo("orders");
+        }
+        assertAllPermitsBack(template.gate());
     }
 
     /** A checked SQL failure carried through Spring's unchecked callback. */

@@ -86,6 +86,6 @@ public final class BulkheadAutoConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
-        return new DbBulkheadPostProcessor(registry);
+        return new DbBulkheadPostProcessor(() -> DbBulkheadEntries.gated(registry.getObject()));
     }
 }

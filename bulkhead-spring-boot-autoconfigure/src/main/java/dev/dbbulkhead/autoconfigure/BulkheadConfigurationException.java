@@ -78,6 +78,51 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " may still be set at deploy time.");
     }
 
+    static BulkheadConfigurationException noTransactionManager(String workload, Collection<String> transactionManagers) {
+        return new BulkheadConfigurationException(
+                "Workload '" + workload + "' has no transaction manager: it names neither a transaction manager nor a"
+                        + " data source, and the application has no single primary PlatformTransactionManager"
+                        + " (PlatformTransactionManager beans: " + transactionManagers + "). With several DataSources"
+                        + " and none of them primary, Spring Boot defines none; @DbBulkhead methods would run"
+                        + " without a transaction.",
+                "Set '" + workloadKey(workload, "transaction-manager") + "' to the bean name of its transaction"
+                        + " manager (or '" + workloadKey(workload, "data-source") + "' to its DataSource), or mark one"
+                        + " PlatformTransactionManager @Primary.");
+    }
+
+    static BulkheadConfigurationException dataSourceOfJpa(String workload, String property, String dataSource,
+                                                          Collection<String> jpaTransactionManagers) {
+        String managers = jpaTransactionManagers.isEmpty() ? "no JpaTransactionManager manages it"
+                : "several JpaTransactionManagers manage it: " + jpaTransactionManagers;
+        return new BulkheadConfigurationException(
+                "'" + property + "' names DataSource '" + dataSource + "', which JPA uses, and " + managers + ". A"
+                        + " JDBC transaction manager of its own would not see the EntityManager's work: Spring Data"
+                        + " JPA repositories would run outside the admitted transaction.",
+                "Set '" + workloadKey(workload, "transaction-manager") + "' to the bean name of the"
+                        + " JpaTransactionManager of DataSource '" + dataSource + "'"
+                        + (jpaTransactionManagers.isEmpty() ? " (define one if there is none)." : "."));
+    }
+
+    static BulkheadConfigurationException ungatedEntry(String beanName, Class<?> beanClass, Method method,
+                                                       String workload, Collection<String> dataSources,
+                                                       Collection<String> transactionManagers) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but"
+                        + " db-bulkhead could not set up its gates: they need a DataSource and a"
+                        + " PlatformTransactionManager bean, and the application has DataSources " + dataSources
+                        + " and transaction managers " + transactionManagers + " (with several DataSources and none"
+                        + " of them primary, Spring Boot defines no transaction manager). The method would run"
+                        + " unadmitted and without a transaction.",
+                "Define a PlatformTransactionManager (with several DataSources, mark one DataSource or one"
+                        + " transaction manager @Primary, or name one per workload with '"
+                        + workloadKey(workload, "transaction-manager") + "'), or set '" + BulkheadProperties.PREFIX
+                        + ".enabled=false' to run @DbBulkhead methods in a transaction without a gate.");
+    }
+
+    private static String workloadKey(String workload, String key) {
+        return BulkheadProperties.PREFIX + ".workloads." + workload + "." + key;
+    }
+
     static BulkheadConfigurationException connectionBudget(ConnectionBudgetReport report) {
         return new BulkheadConfigurationException(report.describe(),
                 "Fix each finding above, or set '" + BulkheadProperties.PREFIX + ".budget.mode=warn' to start anyway"

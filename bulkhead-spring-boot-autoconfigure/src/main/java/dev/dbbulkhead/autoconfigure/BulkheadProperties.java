@@ -18,7 +18,10 @@ public class BulkheadProperties {
     /** The prefix of every db-bulkhead property. */
     public static final String PREFIX = "db.bulkhead";
 
-    /** Whether to create the bulkheads and admit @DbBulkhead methods through them. */
+    /**
+     * Whether to create the bulkheads and admit @DbBulkhead methods through them. When false, @DbBulkhead methods
+     * still run in one transaction each, without a gate.
+     */
     private boolean enabled = true;
 
     /** Settings every workload inherits unless it sets its own. */

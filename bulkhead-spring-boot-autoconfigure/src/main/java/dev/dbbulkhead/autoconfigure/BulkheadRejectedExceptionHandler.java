@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.spring.DeadlineExceededException;
 import java.util.Map;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
@@ -13,10 +14,14 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 /**
  * Answers a {@link BulkheadRejectedException} with HTTP 503, a {@code Retry-After} header in whole seconds and a
  * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
- * trace to tell. Ordered last, so any handler of the application's own comes first; a bean of this type replaces it.
+ * trace to tell. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
+ * same answer with reason {@value #DEADLINE_EXCEEDED}. Ordered last, so any handler of the application's own comes first; a bean of this type replaces it.
  */
 @ControllerAdvice
 public class BulkheadRejectedExceptionHandler implements Ordered {
+
+    /** The {@code reason} of the problem answering a {@link DeadlineExceededException}. */
+    public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
     private final Map<String, Long> retryAfterSecondsByWorkload;
     private final long defaultRetryAfterSeconds;
@@ -33,13 +38,27 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
 
     @ExceptionHandler(BulkheadRejectedException.class)
     public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
-        long retryAfterSeconds = retryAfterSecondsByWorkload.getOrDefault(rejection.workload(),
-                defaultRetryAfterSeconds);
+        return serviceUnavailable(rejection.workload(), rejection.reason().name(), "is overloaded; nothing was done.");
+    }
+
+    /**
+     * An admitted operation that ran out of its deadline: 503 with Retry-After too, as a deadline spent in the queue
+     * is ({@code QUEUE_TIMEOUT}). The transaction rolled back, so a retry within a budget is safe, and Retry-After is
+     * defined for 503 (not for 504, which names an upstream that failed to answer).
+     */
+    @ExceptionHandler(DeadlineExceededException.class)
+    public ResponseEntity<ProblemDetail> deadlineExceeded(DeadlineExceededException exceeded) {
+        return serviceUnavailable(exceeded.workload(), DEADLINE_EXCEEDED,
+                "ran out of its deadline; the transaction was rolled back, nothing was written.");
+    }
+
+    private ResponseEntity<ProblemDetail> serviceUnavailable(String workload, String reason, String what) {
+        long retryAfterSeconds = retryAfterSecondsByWorkload.getOrDefault(workload, defaultRetryAfterSeconds);
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
-                "The database workload '" + rejection.workload() + "' is overloaded; nothing was done."
+                "The database workload '" + workload + "' " + what
                         + " Retry after " + retryAfterSeconds + "s, within a retry budget.");
-        problem.setProperty("workload", rejection.workload());
-        problem.setProperty("reason", rejection.reason().name());
+        problem.setProperty("workload", workload);
+        problem.setProperty("reason", reason);
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
                 .body(problem);

@@ -1,20 +1,14 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.spring.BulkheadTemplate;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.support.ResourceTransactionManager;
 
 /**
  * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
@@ -25,12 +19,8 @@ final class BulkheadTemplateFactory {
 
     private final BulkheadProperties properties;
     private final ListableBeanFactory beanFactory;
-    private final ObjectProvider<PlatformTransactionManager> primaryTransactionManager;
-    private final ObjectProvider<DataSource> primaryDataSource;
-    private final ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers;
+    private final WorkloadTransactionManagers transactionManagers;
     private final ObjectProvider<GateInstrumentation> instrumentations;
-    /** One transaction manager per data source named without a transaction manager, shared by its workloads. */
-    private final Map<String, PlatformTransactionManager> managersByDataSource = new ConcurrentHashMap<>();
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
@@ -39,9 +29,8 @@ final class BulkheadTemplateFactory {
                             ObjectProvider<GateInstrumentation> instrumentations) {
         this.properties = properties;
         this.beanFactory = beanFactory;
-        this.primaryTransactionManager = primaryTransactionManager;
-        this.primaryDataSource = primaryDataSource;
-        this.transactionManagerCustomizers = transactionManagerCustomizers;
+        this.transactionManagers = new WorkloadTransactionManagers(beanFactory, primaryTransactionManager,
+                primaryDataSource, transactionManagerCustomizers);
         this.instrumentations = instrumentations;
         WorkloadSettings.ofDefaults(properties);
         // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
@@ -61,52 +50,8 @@ final class BulkheadTemplateFactory {
                 .map(instrumentation -> instrumentation.listener(workload)).toList());
         AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), listener);
         instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
-        PlatformTransactionManager transactionManager = transactionManager(settings);
+        PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
         return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.limits(),
-                dataSource(settings, transactionManager));
-    }
-
-    /**
-     * The data source the workload's transactions use: the one its transaction manager manages, else the named
-     * one, else the primary one.
-     */
-    private DataSource dataSource(WorkloadSettings settings, PlatformTransactionManager transactionManager) {
-        if (transactionManager instanceof ResourceTransactionManager resourceManager
-                && resourceManager.getResourceFactory() instanceof DataSource managed) {
-            return managed;
-        }
-        if (settings.dataSource().value() != null) {
-            return bean(settings.dataSource(), DataSource.class);
-        }
-        return primaryDataSource.getIfAvailable();
-    }
-
-    private PlatformTransactionManager transactionManager(WorkloadSettings settings) {
-        if (settings.transactionManager().value() != null) {
-            return bean(settings.transactionManager(), PlatformTransactionManager.class);
-        }
-        if (settings.dataSource().value() != null) {
-            DataSource dataSource = bean(settings.dataSource(), DataSource.class);
-            return managersByDataSource.computeIfAbsent(settings.dataSource().value(),
-                    name -> newTransactionManager(dataSource));
-        }
-        return primaryTransactionManager.getObject();
-    }
-
-    private PlatformTransactionManager newTransactionManager(DataSource dataSource) {
-        DataSourceTransactionManager manager = new DataSourceTransactionManager(dataSource);
-        // Same customisation (execution listeners, spring.transaction.* defaults) as Boot's own manager gets.
-        transactionManagerCustomizers.ifAvailable(customizers -> customizers.customize(manager));
-        return manager;
-    }
-
-    private <T> T bean(Setting<String> name, Class<T> type) {
-        return WorkloadSettings.validate(name, beanName -> {
-            if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, type)) {
-                throw new IllegalArgumentException("must name a " + type.getSimpleName() + " bean; the "
-                        + type.getSimpleName() + " beans are " + Arrays.toString(beanFactory.getBeanNamesForType(type)));
-            }
-            return beanFactory.getBean(beanName, type);
-        });
+                transactionManagers.dataSource(settings, transactionManager));
     }
 }

@@ -1,7 +1,5 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -9,27 +7,29 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
+import org.springframework.transaction.support.TransactionOperations;
 
 /**
- * Admits a {@code @DbBulkhead} call through its workload's {@link BulkheadTemplate} and runs the method in the
- * admitted transaction, with {@code @Transactional}'s default rollback rules: a runtime exception or error
+ * Admits a {@code @DbBulkhead} call through its workload's gate and runs the method in the admitted transaction
+ * (or, with the gates turned off, only in the workload's transaction; see {@link DbBulkheadEntries}), with {@code @Transactional}'s default rollback rules: a runtime exception or error
  * rolls back, any other throwable commits. Either way the method's own result or throwable reaches the caller
  * unchanged.
  */
 final class DbBulkheadInterceptor implements MethodInterceptor {
 
-    private final Supplier<BulkheadRegistry> registry;
-    private final Map<MethodClassKey, BulkheadTemplate> templates = new ConcurrentHashMap<>();
+    private final Supplier<DbBulkheadEntries> entries;
+    private final Map<MethodClassKey, TransactionOperations> transactions = new ConcurrentHashMap<>();
 
-    DbBulkheadInterceptor(Supplier<BulkheadRegistry> registry) {
-        this.registry = registry;
+    DbBulkheadInterceptor(Supplier<DbBulkheadEntries> entries) {
+        this.entries = entries;
     }
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
         Class<?> targetClass = invocation.getThis() != null ? AopUtils.getTargetClass(invocation.getThis()) : null;
-        BulkheadTemplate template = templates.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
-                key -> registry.get().template(DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass)));
+        TransactionOperations template = transactions.computeIfAbsent(
+                new MethodClassKey(invocation.getMethod(), targetClass),
+                key -> entries.get().transactions(DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass)));
         CheckedOutcome checked = new CheckedOutcome();
         Object result;
         try {

@@ -1,12 +1,11 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.function.Supplier;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
@@ -23,11 +22,12 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
 
     /** Spring's own reading of @Transactional (Spring's and jakarta's), non-public methods included. */
     private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
-    private final transient SingletonSupplier<BulkheadRegistry> registry;
+    private final transient SingletonSupplier<DbBulkheadEntries> entries;
 
-    DbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
-        this.registry = SingletonSupplier.of(registry::getObject);
-        this.advisor = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT, new DbBulkheadInterceptor(this.registry));
+    /** @param entries how calls run: looked up on first use, as a post-processor is created before other beans */
+    DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries) {
+        this.entries = SingletonSupplier.of(entries);
+        this.advisor = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT, new DbBulkheadInterceptor(this.entries));
         setBeforeExistingAdvisors(true);
         setProxyTargetClass(true);
     }
@@ -55,9 +55,6 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         if (transactionAttributes.getTransactionAttribute(method, beanClass) != null) {
             throw BulkheadConfigurationException.transactionalEntry(beanName, beanClass, method, workload);
         }
-        BulkheadRegistry workloads = registry.obtain();
-        if (workloads.find(workload).isEmpty()) {
-            throw BulkheadConfigurationException.unknownWorkload(beanName, beanClass, method, workload, workloads.names());
-        }
+        entries.obtain().check(beanName, beanClass, method, workload);
     }
 }

@@ -62,7 +62,7 @@ class BulkheadAutoConfigurationTests {
     }
 
     @Test
-    void disabledConfiguresNothingEvenWithWorkloads() {
+    void disabledConfiguresNoGatesEvenWithWorkloads() {
         runner.withPropertyValues("db.bulkhead.enabled=false", "db.bulkhead.workloads.orders.max-concurrent=8")
                 .run(context -> assertThat(context).hasNotFailed()
                         .doesNotHaveBean(BulkheadRegistry.class)

@@ -1,0 +1,100 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.lang.reflect.Method;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * How the calls of {@code @DbBulkhead} methods run, one workload at a time: admitted through the workload's gate,
+ * or — with the gates turned off — only in the workload's transaction. Never without a transaction: where neither
+ * is possible, the start-up check refuses the method.
+ */
+interface DbBulkheadEntries {
+
+    /**
+     * Checks at start-up that calls of {@code method} naming {@code workload} can run as promised.
+     *
+     * @throws BulkheadConfigurationException naming the bean, the method and the fix otherwise
+     */
+    void check(String beanName, Class<?> beanClass, Method method, String workload);
+
+    /** Runs the calls naming {@code workload}; the workload passed {@link #check} at start-up. */
+    TransactionOperations transactions(String workload);
+
+    /** Admission through each workload's {@link BulkheadTemplate}. */
+    static DbBulkheadEntries gated(BulkheadRegistry registry) {
+        return new DbBulkheadEntries() {
+            @Override
+            public void check(String beanName, Class<?> beanClass, Method method, String workload) {
+                if (registry.find(workload).isEmpty()) {
+                    throw BulkheadConfigurationException.unknownWorkload(beanName, beanClass, method, workload,
+                            registry.names());
+                }
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload) {
+                return new Admitted(registry.template(workload));
+            }
+        };
+    }
+
+    /**
+     * {@code db.bulkhead.enabled=false}: no gate, but still one transaction per call, with the workload's transaction
+     * manager and settings — joining a transaction already active, as {@code @Transactional} does.
+     */
+    static DbBulkheadEntries ungated(BulkheadProperties properties, WorkloadTransactionManagers transactionManagers) {
+        Map<String, TransactionOperations> byWorkload = new ConcurrentHashMap<>();
+        return new DbBulkheadEntries() {
+            @Override
+            public void check(String beanName, Class<?> beanClass, Method method, String workload) {
+                transactions(workload);
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload) {
+                return byWorkload.computeIfAbsent(workload, name -> {
+                    WorkloadSettings settings = WorkloadSettings.ofWorkload(name, properties);
+                    return new TransactionTemplate(transactionManagers.transactionManager(name, settings),
+                            settings.transactionDefinition());
+                });
+            }
+        };
+    }
+
+    /** Gates were asked for but could not be built (no data source or transaction manager): refuse every entry. */
+    static DbBulkheadEntries unavailable(ListableBeanFactory beanFactory) {
+        return new DbBulkheadEntries() {
+            @Override
+            public void check(String beanName, Class<?> beanClass, Method method, String workload) {
+                throw BulkheadConfigurationException.ungatedEntry(beanName, beanClass, method, workload,
+                        List.of(beanFactory.getBeanNamesForType(DataSource.class)),
+                        Arrays.asList(beanFactory.getBeanNamesForType(PlatformTransactionManager.class)));
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload) {
+                throw new IllegalStateException("No gate for workload '" + workload + "'; refused at start-up");
+            }
+        };
+    }
+
+    /** A template seen as {@link TransactionOperations}: what the interceptor runs calls with. */
+    record Admitted(BulkheadTemplate template) implements TransactionOperations {
+
+        @Override
+        public <T> T execute(TransactionCallback<T> action) {
+            return template.execute(action);
+        }
+    }
+}
