@@ -55,6 +55,23 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " through the bean rather than from inside the same object.");
     }
 
+    static BulkheadConfigurationException unproxyableClass(String beanName, Class<?> beanClass) {
+        String kind = beanClass.isRecord() ? "a record" : "a final class";
+        return new BulkheadConfigurationException(
+                "Bean '" + beanName + "' of type " + beanClass.getName() + " has @DbBulkhead methods, but it is "
+                        + kind + ": a class-based proxy cannot subclass it, so none of its calls could be admitted.",
+                "Make " + ClassUtils.getShortName(beanClass) + " a non-final class (a record cannot be one: move the"
+                        + " @DbBulkhead methods to a class of their own).");
+    }
+
+    static BulkheadConfigurationException escapingEntry(String beanName, Class<?> beanClass, Method method,
+                                                        String workload, EscapingEntries.Escape escape) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but "
+                        + escape.why() + ". Its database work would escape the gate's limit and the transaction.",
+                escape.fix());
+    }
+
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
         return new BulkheadConfigurationException(
