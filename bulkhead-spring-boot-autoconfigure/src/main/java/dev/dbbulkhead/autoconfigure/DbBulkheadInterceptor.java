@@ -7,7 +7,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 
 /**
@@ -27,7 +26,9 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
-        Class<?> targetClass = invocation.getThis() != null ? AopUtils.getTargetClass(invocation.getThis()) : null;
+        // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
+        // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
+        Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
         BulkheadTemplate template = templates.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
                 key -> registry.get().template(DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass)));
         CheckedOutcome checked = new CheckedOutcome();

@@ -9,6 +9,7 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
@@ -20,7 +21,8 @@ import org.springframework.util.function.SingletonSupplier;
  * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
  * no AspectJ weaving.
  */
-final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
+        implements SmartInitializingSingleton {
 
     private static final long serialVersionUID = 1L;
 
@@ -50,6 +52,20 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
             checkInterfaces(beanName, bean.getClass());
         }
         return super.postProcessAfterInitialization(bean, beanName);
+    }
+
+    /**
+     * Creates now the singletons that factory beans make of {@code @DbBulkhead} interfaces, such as Spring Data
+     * repositories: nothing else creates one before it is first injected or looked up, and then its declarations
+     * would be checked only at its first use, after start-up.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        for (String name : beanFactory.getBeanNamesForType(Object.class, false, false)) {
+            if (beanFactory.isFactoryBean(name) && DbBulkheadDeclarations.declaredOn(beanFactory.getType(name, false))) {
+                beanFactory.getBean(name);
+            }
+        }
     }
 
     /**
