@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
@@ -80,6 +81,19 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + ".max-concurrent'), or name one of " + configured + " in the annotation.");
+    }
+
+    static BulkheadConfigurationException postgresOnlyLimits(List<PostgresOnlyLimitsCheck.Refusal> refusals) {
+        StringBuilder description = new StringBuilder("statement-timeout, lock-timeout and deadline are applied with"
+                + " PostgreSQL's SET LOCAL at the start of every transaction, and these workloads would send them to"
+                + " another database, where every transaction would fail:");
+        for (PostgresOnlyLimitsCheck.Refusal refusal : refusals) {
+            description.append("\n  - workload '").append(refusal.workload()).append("' on ").append(refusal.product())
+                    .append(": ").append(String.join(", ", refusal.properties()));
+        }
+        return new BulkheadConfigurationException(description.toString(),
+                "Remove the properties listed above where the database is not PostgreSQL (for example in the profile"
+                        + " that uses it), or point the workload at a PostgreSQL data source.");
     }
 
     static BulkheadConfigurationException connectionBudget(ConnectionBudgetReport report) {
