@@ -72,7 +72,8 @@ final class PostgresOnlyLimitsCheck implements SmartInitializingSingleton {
     private static Optional<String> productOf(DataSource dataSource) {
         try (Connection connection = dataSource.getConnection()) {
             return Optional.of(connection.getMetaData().getDatabaseProductName());
-        } catch (SQLException unreachable) {
+        } catch (SQLException | RuntimeException unreachable) {
+            // HikariCP reports a pool that cannot open its first connection with a RuntimeException.
             logger.warn("Could not ask the database whether it applies statement-timeout, lock-timeout and deadline"
                     + " (PostgreSQL's SET LOCAL): " + unreachable.getMessage());
             return Optional.empty();
