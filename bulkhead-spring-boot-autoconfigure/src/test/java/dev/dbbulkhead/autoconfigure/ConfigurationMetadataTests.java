@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.spring.BulkheadRegistry;
+import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
 import java.time.Duration;
@@ -21,12 +22,7 @@ class ConfigurationMetadataTests {
 
     @Test
     void dataSourceAndTransactionManagerAreHintedAsReferencesToBeansOfTheirType() throws Exception {
-        Map<String, ConfigurationMetadataProperty> properties;
-        URL metadata = BulkheadProperties.class.getClassLoader().getResource("META-INF/spring-configuration-metadata.json");
-        assertThat(metadata).isNotNull();
-        try (InputStream json = metadata.openStream()) {
-            properties = ConfigurationMetadataRepositoryJsonBuilder.create(json).build().getAllProperties();
-        }
+        Map<String, ConfigurationMetadataProperty> properties = generatedMetadata();
         assertThat(beanReferenceTarget(properties.get("db.bulkhead.defaults.data-source")))
                 .isEqualTo("javax.sql.DataSource");
         assertThat(beanReferenceTarget(properties.get("db.bulkhead.defaults.transaction-manager")))
@@ -53,6 +49,15 @@ class ConfigurationMetadataTests {
                     assertThat(registry.template("orders").gate().config().queueWait())
                             .isEqualTo(Duration.ofMillis(250));
                 });
+    }
+
+    /** Every property of the metadata the build generated, as an IDE reads it. */
+    static Map<String, ConfigurationMetadataProperty> generatedMetadata() throws IOException {
+        URL metadata = BulkheadProperties.class.getClassLoader().getResource("META-INF/spring-configuration-metadata.json");
+        assertThat(metadata).isNotNull();
+        try (InputStream json = metadata.openStream()) {
+            return ConfigurationMetadataRepositoryJsonBuilder.create(json).build().getAllProperties();
+        }
     }
 
     private static Object beanReferenceTarget(ConfigurationMetadataProperty property) {
