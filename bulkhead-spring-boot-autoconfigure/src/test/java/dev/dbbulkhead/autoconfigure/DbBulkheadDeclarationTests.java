@@ -12,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.FlowKt;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -112,6 +113,7 @@ class DbBulkheadDeclarationTests {
             ReturnsIntStream         | quantities()      | it returns a lazy IntStream                                                             | return a List
             ReturnsPublisher         | lines()           | it returns Rows, a publisher: nothing runs until it is subscribed to                   | gate a blocking method that returns the materialised value
             ReturnsFlowPublisher     | lines()           | it returns Publisher, a publisher                                                       | gate a blocking method
+            ReturnsKotlinFlow        | lines()           | it returns Flow, a publisher                                                            | gate a blocking method
             KotlinSuspendFunction    | place(Continuation) | it is a Kotlin suspend function: it returns at its first suspension                  | withContext(Dispatchers.IO)
             AsyncMethod              | place()           | it is also @Async: the connection is taken and the transaction begun on the caller's thread | move @DbBulkhead to a method of another bean
             AsyncClass               | place()           | it is also @Async                                                                       | move @DbBulkhead to a method of another bean
@@ -281,6 +283,13 @@ class DbBulkheadDeclarationTests {
         @DbBulkhead("orders")
         public Flow.Publisher<String> lines() {
             return subscriber -> { };
+        }
+    }
+
+    static class ReturnsKotlinFlow {
+        @DbBulkhead("orders")
+        public kotlinx.coroutines.flow.Flow<String> lines() {
+            return FlowKt.emptyFlow();
         }
     }
 
