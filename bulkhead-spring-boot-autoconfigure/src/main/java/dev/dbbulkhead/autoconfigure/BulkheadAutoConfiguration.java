@@ -69,6 +69,13 @@ public final class BulkheadAutoConfiguration {
         return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget);
     }
 
+    @Bean
+    @ConditionalOnMissingBean
+    PostgresOnlyLimitsCheck dbBulkheadPostgresOnlyLimitsCheck(ObjectProvider<BulkheadRegistry> registry,
+            BulkheadProperties properties) {
+        return new PostgresOnlyLimitsCheck(registry, properties);
+    }
+
     private static void validateFleet(BulkheadProperties.Fleet fleet) {
         String prefix = BulkheadProperties.PREFIX + ".fleet.";
         if (fleet.getMaxInstances() != null && fleet.getMaxInstances() < 1) {

@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
@@ -53,6 +54,23 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " and without a transaction.",
                 "Make " + signature(beanClass, method) + " a non-private, non-final instance method, and call it"
                         + " through the bean rather than from inside the same object.");
+    }
+
+    static BulkheadConfigurationException unproxyableClass(String beanName, Class<?> beanClass) {
+        String kind = beanClass.isRecord() ? "a record" : "a final class";
+        return new BulkheadConfigurationException(
+                "Bean '" + beanName + "' of type " + beanClass.getName() + " has @DbBulkhead methods, but it is "
+                        + kind + ": a class-based proxy cannot subclass it, so none of its calls could be admitted.",
+                "Make " + ClassUtils.getShortName(beanClass) + " a non-final class (a record cannot be one: move the"
+                        + " @DbBulkhead methods to a class of their own).");
+    }
+
+    static BulkheadConfigurationException escapingEntry(String beanName, Class<?> beanClass, Method method,
+                                                        String workload, EscapingEntries.Escape escape) {
+        return new BulkheadConfigurationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but "
+                        + escape.why() + ". Its database work would escape the gate's limit and the transaction.",
+                escape.fix());
     }
 
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
@@ -121,6 +139,19 @@ public final class BulkheadConfigurationException extends RuntimeException {
 
     private static String workloadKey(String workload, String key) {
         return BulkheadProperties.PREFIX + ".workloads." + workload + "." + key;
+    }
+
+    static BulkheadConfigurationException postgresOnlyLimits(List<PostgresOnlyLimitsCheck.Refusal> refusals) {
+        StringBuilder description = new StringBuilder("statement-timeout, lock-timeout and deadline are applied with"
+                + " PostgreSQL's SET LOCAL at the start of every transaction, and these workloads would send them to"
+                + " another database, where every transaction would fail:");
+        for (PostgresOnlyLimitsCheck.Refusal refusal : refusals) {
+            description.append("\n  - workload '").append(refusal.workload()).append("' on ").append(refusal.product())
+                    .append(": ").append(String.join(", ", refusal.properties()));
+        }
+        return new BulkheadConfigurationException(description.toString(),
+                "Remove the properties listed above where the database is not PostgreSQL (for example in the profile"
+                        + " that uses it), or point the workload at a PostgreSQL data source.");
     }
 
     static BulkheadConfigurationException connectionBudget(ConnectionBudgetReport report) {

@@ -31,4 +31,11 @@ public final class BulkheadEndpointAutoConfiguration {
                                         ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget);
     }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(BulkheadsEndpoint.class)
+    BulkheadsEndpointWebExtension bulkheadsEndpointWebExtension(BulkheadsEndpoint endpoint) {
+        return new BulkheadsEndpointWebExtension(endpoint);
+    }
 }

@@ -2,7 +2,6 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.autoconfigure.budget.BudgetFinding;
 import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
-import dev.dbbulkhead.autoconfigure.budget.FleetBudget;
 import dev.dbbulkhead.autoconfigure.budget.PoolLimits;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
@@ -65,15 +64,15 @@ public class BulkheadsEndpoint {
 
     /**
      * Changes B and/or Q of a workload without blocking: growing takes effect at once; shrinking lets running
-     * operations finish while new admissions obey the new limits. A limit left out keeps its value.
+     * operations finish while new admissions obey the new limits. A limit left out keeps its value. None for an
+     * unknown name: {@link BulkheadsEndpointWebExtension} answers it with HTTP 404, as a read does.
      */
     @WriteOperation
-    public Workload resize(@Selector String name, @Nullable Integer maxConcurrent, @Nullable Integer maxQueued) {
-        BulkheadTemplate template;
-        try {
-            template = registry.template(name);
-        } catch (IllegalArgumentException unknown) {
-            throw new InvalidEndpointRequestException(unknown.getMessage(), "unknown workload");
+    public @Nullable Workload resize(@Selector String name, @Nullable Integer maxConcurrent,
+                                     @Nullable Integer maxQueued) {
+        BulkheadTemplate template = registry.find(name).orElse(null);
+        if (template == null) {
+            return null;
         }
         if (maxConcurrent == null && maxQueued == null) {
             throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
@@ -117,7 +116,8 @@ public class BulkheadsEndpoint {
     private @Nullable Budget budget() {
         ConnectionBudgetCheck check = budgetCheck.getIfAvailable();
         return check == null ? null : check.report()
-                .map(report -> new Budget(report.findings(), report.fleet().map(FleetBudget::arithmetic).orElse(null)))
+                .map(report -> new Budget(report.findings(), report.fleets().stream()
+                        .map(fleet -> fleet.arithmetic() + " (" + fleet.server() + ")").toList()))
                 .orElse(null);
     }
 
@@ -125,18 +125,19 @@ public class BulkheadsEndpoint {
      * All workloads by name, and the connection budget checked at start-up.
      *
      * @param workloads every workload
-     * @param budget    the start-up budget check's findings and fleet arithmetic; null when it did not run
+     * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
      */
     public record Bulkheads(Map<String, Workload> workloads, @Nullable Budget budget) implements OperationResponseBody {
     }
 
     /**
-     * The connection budget checked at start-up.
+     * The connection budget, checked with the start-up check's rules against the limits as they are now.
      *
-     * @param findings what did not add up (empty when everything did)
-     * @param fleet    the fleet arithmetic, when {@code db.bulkhead.fleet.max-instances} is set
+     * @param findings what does not add up (empty when everything does)
+     * @param fleet    the fleet arithmetic of each database server, when {@code db.bulkhead.fleet.max-instances}
+     *                 is set; empty otherwise
      */
-    public record Budget(List<BudgetFinding> findings, @Nullable String fleet) {
+    public record Budget(List<BudgetFinding> findings, List<String> fleet) {
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.DbBulkhead;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.Arrays;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -24,6 +25,13 @@ final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
     @Override
     public boolean matches(Method method, Class<?> targetClass) {
         return workloadOf(method, targetClass) != null;
+    }
+
+    /** Whether {@code type} is an interface carrying {@code @DbBulkhead} on itself or on any of its methods. */
+    static boolean declaredOn(Class<?> type) {
+        return type != null && type.isInterface() && (AnnotatedElementUtils.hasAnnotation(type, DbBulkhead.class)
+                || Arrays.stream(type.getMethods()).anyMatch(method -> AnnotatedElementUtils.hasAnnotation(method,
+                DbBulkhead.class)));
     }
 
     /** The workload that admits calls of {@code method} on {@code targetClass}, or null when none does. */

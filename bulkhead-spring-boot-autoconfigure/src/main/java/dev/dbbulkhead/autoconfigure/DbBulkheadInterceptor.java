@@ -5,14 +5,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
-import org.springframework.aop.support.AopUtils;
 import org.springframework.core.MethodClassKey;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
  * Admits a {@code @DbBulkhead} call through its workload's gate and runs the method in the admitted transaction
- * (or, with the gates turned off, only in the workload's transaction; see {@link DbBulkheadEntries}), with {@code @Transactional}'s default rollback rules: a runtime exception or error
- * rolls back, any other throwable commits. Either way the method's own result or throwable reaches the caller
+ * (or, with the gates turned off, only in the workload's transaction; see {@link DbBulkheadEntries}), with
+ * {@code @Transactional}'s default rollback rules: a runtime exception or error rolls back, any other throwable commits. Either way the method's own result or throwable reaches the caller
  * unchanged.
  */
 final class DbBulkheadInterceptor implements MethodInterceptor {
@@ -26,7 +25,9 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
 
     @Override
     public Object invoke(MethodInvocation invocation) throws Throwable {
-        Class<?> targetClass = invocation.getThis() != null ? AopUtils.getTargetClass(invocation.getThis()) : null;
+        // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
+        // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
+        Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
         TransactionOperations template = transactions.computeIfAbsent(
                 new MethodClassKey(invocation.getMethod(), targetClass),
                 key -> entries.get().transactions(DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass)));

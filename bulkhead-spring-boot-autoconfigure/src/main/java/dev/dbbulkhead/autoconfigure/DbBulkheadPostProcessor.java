@@ -2,10 +2,13 @@ package dev.dbbulkhead.autoconfigure;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
 import java.util.function.Supplier;
+import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
@@ -14,9 +17,11 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted first (outermost, before
  * any other advice of the bean), after checking at start-up that each such method can be intercepted, names a
- * configured workload and is not transactional itself. Plain Spring AOP: no AspectJ weaving.
+ * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
+ * no AspectJ weaving.
  */
-final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
+final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
+        implements SmartInitializingSingleton {
 
     private static final long serialVersionUID = 1L;
 
@@ -38,23 +43,62 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         // isEligible asks the pointcut about every method once per class and caches the answer, which the proxying
         // below reuses: a bean without @DbBulkhead is walked once, not once here and again there.
         if (isEligible(beanClass)) {
-            ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, method),
+            if (Modifier.isFinal(beanClass.getModifiers()) && !(bean instanceof Advised)) {
+                throw BulkheadConfigurationException.unproxyableClass(beanName, beanClass);
+            }
+            ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, beanClass, method),
                     ReflectionUtils.USER_DECLARED_METHODS);
+        } else if (Proxy.isProxyClass(bean.getClass()) && isEligible(bean.getClass())) {
+            checkInterfaces(beanName, bean.getClass());
         }
         return super.postProcessAfterInitialization(bean, beanName);
     }
 
-    private void check(String beanName, Class<?> beanClass, Method method) {
-        String workload = DbBulkheadDeclarations.workloadOf(method, beanClass);
+    /**
+     * Creates now the singletons that factory beans make of {@code @DbBulkhead} interfaces, such as Spring Data
+     * repositories: nothing else creates one before it is first injected or looked up, and then its declarations
+     * would be checked only at its first use, after start-up.
+     */
+    @Override
+    public void afterSingletonsInstantiated() {
+        for (String name : beanFactory.getBeanNamesForType(Object.class, false, false)) {
+            if (beanFactory.isFactoryBean(name) && DbBulkheadDeclarations.declaredOn(beanFactory.getType(name, false))) {
+                beanFactory.getBean(name);
+            }
+        }
+    }
+
+    /**
+     * A JDK proxy whose interfaces carry {@code @DbBulkhead}, such as a Spring Data repository: its target class
+     * (the repository implementation) knows nothing of the annotation, and at run time the advisor matches the
+     * interfaces' methods against the proxy class. The start-up checks look at them the same way.
+     */
+    private void checkInterfaces(String beanName, Class<?> proxyClass) {
+        for (Class<?> proxied : proxyClass.getInterfaces()) {
+            for (Method method : proxied.getMethods()) {
+                check(beanName, proxied, proxyClass, method);
+            }
+        }
+    }
+
+    /**
+     * @param declaringType the type the report names
+     * @param targetClass   the class the advisor matches {@code method} against at run time
+     */
+    private void check(String beanName, Class<?> declaringType, Class<?> targetClass, Method method) {
+        String workload = DbBulkheadDeclarations.workloadOf(method, targetClass);
         if (workload == null) {
             return;
         }
         if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
-            throw BulkheadConfigurationException.unreachableEntry(beanName, beanClass, method, workload);
+            throw BulkheadConfigurationException.unreachableEntry(beanName, declaringType, method, workload);
         }
-        if (transactionAttributes.getTransactionAttribute(method, beanClass) != null) {
-            throw BulkheadConfigurationException.transactionalEntry(beanName, beanClass, method, workload);
+        EscapingEntries.of(method, targetClass).ifPresent(escape -> {
+            throw BulkheadConfigurationException.escapingEntry(beanName, declaringType, method, workload, escape);
+        });
+        if (transactionAttributes.getTransactionAttribute(method, targetClass) != null) {
+            throw BulkheadConfigurationException.transactionalEntry(beanName, declaringType, method, workload);
         }
-        entries.obtain().check(beanName, beanClass, method, workload);
+        entries.obtain().check(beanName, declaringType, method, workload);
     }
 }

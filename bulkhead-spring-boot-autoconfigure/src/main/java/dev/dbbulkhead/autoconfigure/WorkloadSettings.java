@@ -4,7 +4,9 @@ import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
@@ -92,6 +94,19 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 TransactionLimits.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null));
+    }
+
+    /**
+     * The properties that set PostgreSQL-only limits of workload {@code name} (statement-timeout, lock-timeout,
+     * deadline: all applied with {@code SET LOCAL}), each as the user wrote it, workload's own or default.
+     */
+    static List<String> postgresOnlyProperties(String name, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        return Stream.of(resolver.setting("statement-timeout", Workload::getStatementTimeout, null),
+                        resolver.setting("lock-timeout", Workload::getLockTimeout, null),
+                        resolver.setting("deadline", Workload::getDeadline, null))
+                .filter(setting -> setting.value() != null).map(Setting::property)
+                .toList();
     }
 
     private static int timeoutSeconds(Duration timeout) {

@@ -3,6 +3,11 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.Map;
 import java.util.Set;
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -11,19 +16,26 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
- * Defines one {@link BulkheadTemplate} bean per configured workload, named after the workload so that
- * {@code @Qualifier("orders")} injects it. A name the application already uses for a bean of its own is
- * left alone: the user's bean wins. Runs after the application's own configuration has been read, as
+ * Defines one {@link BulkheadTemplate} bean per configured workload, qualified with the workload's name so that
+ * {@code @Qualifier("orders")} injects it, and named after it when that name is free. An application's own
+ * {@code BulkheadTemplate} bean of that name wins. A workload named like any other bean of the application (a
+ * {@code @DbBulkhead("orders")} class {@code Orders} is bean {@code orders}) leaves that bean alone and gets its
+ * template under a name no application uses. Runs after the application's own configuration has been read, as
  * auto-configuration always does.
  */
-final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
 
     /** The bean that builds the templates; see {@link BulkheadAutoConfiguration}. */
     static final String FACTORY_BEAN_NAME = "dbBulkheadTemplateFactory";
 
+    /** The bean name of a template whose workload's name the application uses already, before the workload. */
+    static final String TAKEN_NAME_PREFIX = BulkheadTemplate.class.getName() + "#";
+
     private Environment environment;
+    private ClassLoader classLoader;
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -31,11 +43,40 @@ final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, 
     }
 
     @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.classLoader = classLoader;
+    }
+
+    @Override
     public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
         for (String workload : workloadNames()) {
-            if (!registry.containsBeanDefinition(workload)) {
+            if (!registry.isBeanNameInUse(workload)) {
                 registry.registerBeanDefinition(workload, templateDefinition(workload));
+            } else if (!definesTemplate(registry, workload)) {
+                registry.registerBeanDefinition(TAKEN_NAME_PREFIX + workload, templateDefinition(workload));
             }
+        }
+    }
+
+    /**
+     * Whether the application's own definition of bean {@code name} makes a {@link BulkheadTemplate}, read from its
+     * metadata alone: nothing may be instantiated while definitions are still being registered.
+     */
+    private boolean definesTemplate(BeanDefinitionRegistry registry, String name) {
+        if (!registry.containsBeanDefinition(name)) {
+            return false; // an alias of another bean
+        }
+        BeanDefinition definition = registry.getBeanDefinition(name);
+        String typeName = definition instanceof AnnotatedBeanDefinition annotated
+                && annotated.getFactoryMethodMetadata() != null
+                ? annotated.getFactoryMethodMetadata().getReturnTypeName() : definition.getBeanClassName();
+        if (typeName == null) {
+            return BulkheadTemplate.class.isAssignableFrom(definition.getResolvableType().toClass());
+        }
+        try {
+            return BulkheadTemplate.class.isAssignableFrom(ClassUtils.forName(typeName, classLoader));
+        } catch (ClassNotFoundException | LinkageError unknown) {
+            return false;
         }
     }
 
@@ -53,6 +94,7 @@ final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, 
         definition.setFactoryBeanName(FACTORY_BEAN_NAME);
         definition.setFactoryMethodName("create");
         definition.getConstructorArgumentValues().addGenericArgumentValue(workload);
+        definition.addQualifier(new AutowireCandidateQualifier(Qualifier.class, workload));
         // Explicitly eager: bad values fail start-up even with spring.main.lazy-initialization=true.
         definition.setLazyInit(false);
         return definition;

@@ -6,8 +6,6 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
-import java.io.InputStream;
-import java.net.URL;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -19,7 +17,6 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
-import org.springframework.boot.configurationmetadata.ConfigurationMetadataRepositoryJsonBuilder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -250,12 +247,7 @@ class BulkheadAutoConfigurationTests {
 
     @Test
     void theConfigurationMetadataDescribesEveryKeyWithItsBuiltInDefault() throws Exception {
-        Map<String, ConfigurationMetadataProperty> properties;
-        URL metadata = BulkheadProperties.class.getClassLoader().getResource("META-INF/spring-configuration-metadata.json");
-        assertThat(metadata).isNotNull();
-        try (InputStream json = metadata.openStream()) {
-            properties = ConfigurationMetadataRepositoryJsonBuilder.create(json).build().getAllProperties();
-        }
+        Map<String, ConfigurationMetadataProperty> properties = ConfigurationMetadataTests.generatedMetadata();
         assertThat(properties).containsKeys("db.bulkhead.enabled", "db.bulkhead.workloads",
                 "db.bulkhead.defaults.max-concurrent", "db.bulkhead.defaults.max-queued",
                 "db.bulkhead.defaults.queue-wait", "db.bulkhead.defaults.capture-stack-trace",

@@ -4,10 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.DbBulkhead;
 import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import kotlin.coroutines.Continuation;
+import kotlinx.coroutines.flow.FlowKt;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.reactivestreams.Publisher;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.scheduling.annotation.Async;
 import org.springframework.transaction.annotation.Transactional;
 
 class DbBulkheadDeclarationTests {
@@ -69,6 +82,56 @@ class DbBulkheadDeclarationTests {
                     .contains("FinalMethod.place()", "bean 'entry'", "private, final or static",
                             "Action: Make DbBulkheadDeclarationTests.FinalMethod.place() a non-private, non-final");
         });
+    }
+
+    @Test
+    void dbBulkheadOnAFinalClassFailsStartUpLikeAFinalMethodInsteadOfFailingInTheProxyFactory() {
+        runner.withBean("entry", FinalClass.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure()))
+                    .contains("Bean 'entry'", "DbBulkheadDeclarationTests$FinalClass", "it is a final class",
+                            "none of its calls could be admitted",
+                            "Action: Make DbBulkheadDeclarationTests.FinalClass a non-final class");
+        });
+    }
+
+    @Test
+    void dbBulkheadOnARecordFailsStartUpNamingTheRecord() {
+        runner.withBean("entry", RecordEntry.class, () -> new RecordEntry("ada")).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure()))
+                    .contains("Bean 'entry'", "DbBulkheadDeclarationTests$RecordEntry", "it is a record",
+                            "move the @DbBulkhead methods to a class of their own");
+        });
+    }
+
+    @ParameterizedTest(name = "{0} fails start-up")
+    @CsvSource(delimiter = '|', textBlock = """
+            ReturnsCompletableFuture | place()           | it returns CompletableFuture: the method returns before the work it stands for has run | CompletableFuture.supplyAsync(() -> bean.method(...), executor)
+            ReturnsFuture            | place()           | it returns Future: the method returns before the work                                   | Return the value itself
+            ReturnsStream            | lines()           | it returns a lazy Stream: the caller consumes it after the transaction has committed   | return a List
+            ReturnsIntStream         | quantities()      | it returns a lazy IntStream                                                             | return a List
+            ReturnsPublisher         | lines()           | it returns Rows, a publisher: nothing runs until it is subscribed to                   | gate a blocking method that returns the materialised value
+            ReturnsFlowPublisher     | lines()           | it returns Publisher, a publisher                                                       | gate a blocking method
+            ReturnsKotlinFlow        | lines()           | it returns Flow, a publisher                                                            | gate a blocking method
+            KotlinSuspendFunction    | place(Continuation) | it is a Kotlin suspend function: it returns at its first suspension                  | withContext(Dispatchers.IO)
+            AsyncMethod              | place()           | it is also @Async: the connection is taken and the transaction begun on the caller's thread | move @DbBulkhead to a method of another bean
+            AsyncClass               | place()           | it is also @Async                                                                       | move @DbBulkhead to a method of another bean
+            """)
+    void anEntryWhoseWorkWouldRunAfterItReturnsFailsStartUpSayingWhyAndWhatToDo(String bean, String method,
+                                                                                 String why, String fix) {
+        runner.withBean("entry", nested(bean)).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure()))
+                    .contains("DbBulkheadDeclarationTests$" + bean + "." + method, "bean 'entry'",
+                            "@DbBulkhead(\"orders\")", why,
+                            "Its database work would escape the gate's limit and the transaction.", "Action: " , fix);
+        });
+    }
+
+    @Test
+    void anEntryReturningAMaterialisedValueOrAnOptionalStarts() {
+        runner.withBean("entry", ReturnsMaterialisedValues.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
@@ -162,6 +225,112 @@ class DbBulkheadDeclarationTests {
     static class FinalMethod {
         @DbBulkhead("orders")
         public final void place() {
+        }
+    }
+
+    static final class FinalClass {
+        @DbBulkhead("orders")
+        public void place() {
+        }
+    }
+
+    record RecordEntry(String name) {
+        @DbBulkhead("orders")
+        public void place() {
+        }
+    }
+
+    static class ReturnsCompletableFuture {
+        @DbBulkhead("orders")
+        public CompletableFuture<String> place() {
+            return CompletableFuture.completedFuture("placed");
+        }
+    }
+
+    static class ReturnsFuture {
+        @DbBulkhead("orders")
+        public Future<String> place() {
+            return CompletableFuture.completedFuture("placed");
+        }
+    }
+
+    static class ReturnsStream {
+        @DbBulkhead("orders")
+        public Stream<String> lines() {
+            return Stream.of("book");
+        }
+    }
+
+    @DbBulkhead("orders")
+    static class ReturnsIntStream {
+        public IntStream quantities() {
+            return IntStream.of(2);
+        }
+    }
+
+    /** A publisher type of the application's own, as Reactor's Mono and Flux are: recognised through its interfaces. */
+    interface Rows extends Publisher<String> {
+    }
+
+    static class ReturnsPublisher {
+        @DbBulkhead("orders")
+        public Rows lines() {
+            return subscriber -> { };
+        }
+    }
+
+    static class ReturnsFlowPublisher {
+        @DbBulkhead("orders")
+        public Flow.Publisher<String> lines() {
+            return subscriber -> { };
+        }
+    }
+
+    static class ReturnsKotlinFlow {
+        @DbBulkhead("orders")
+        public kotlinx.coroutines.flow.Flow<String> lines() {
+            return FlowKt.emptyFlow();
+        }
+    }
+
+    /** What the Kotlin compiler makes of {@code @DbBulkhead("orders") suspend fun place(): String}. */
+    static class KotlinSuspendFunction {
+        @DbBulkhead("orders")
+        public Object place(Continuation<? super String> continuation) {
+            return "placed";
+        }
+    }
+
+    static class AsyncMethod {
+        @DbBulkhead("orders")
+        @Async
+        public void place() {
+        }
+    }
+
+    @Async
+    static class AsyncClass {
+        @DbBulkhead("orders")
+        public void place() {
+        }
+    }
+
+    @DbBulkhead("orders")
+    static class ReturnsMaterialisedValues {
+        public List<String> lines() {
+            return List.of("book");
+        }
+
+        public Optional<String> first() {
+            return Optional.of("book");
+        }
+    }
+
+    private static Class<?> nested(String simpleName) {
+        try {
+            return Class.forName(DbBulkheadDeclarationTests.class.getName() + "$" + simpleName);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalArgumentException(simpleName, e);
         }
     }
 

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -64,11 +66,38 @@ class GrantedWriteApplicationTests extends WebApplicationTestSupport {
     }
 
     @Test
+    void resizingAnUnknownWorkloadAnswers404AsReadingOneDoes() throws Exception {
+        assertThat(get("/actuator/dbbulkheads/missing").statusCode()).isEqualTo(404);
+        assertThat(post("/actuator/dbbulkheads/missing", "{\"maxConcurrent\": 1}").statusCode()).isEqualTo(404);
+        assertThat(registry.names()).doesNotContain("missing");
+    }
+
+    @Test
+    void theBudgetShownByTheEndpointIsRecomputedAfterAResize() throws Exception {
+        assertThat(budgetFindings()).anySatisfy(finding -> {
+            assertThat(finding.get("kind").asString()).isEqualTo("UNGATED_CONNECTIONS");
+            assertThat(finding.get("message").asString()).contains("orders=8", "reports=2", "queued=8", " = 18 at once");
+        });
+
+        assertThat(post("/actuator/dbbulkheads/reports", "{\"maxConcurrent\": 14}").statusCode()).isEqualTo(200);
+
+        assertThat(budgetFindings()).noneSatisfy(
+                finding -> assertThat(finding.get("kind").asString()).isEqualTo("UNGATED_CONNECTIONS"));
+    }
+
+    private List<JsonNode> budgetFindings() throws Exception {
+        HttpResponse<String> response = get("/actuator/dbbulkheads");
+        assertThat(response.statusCode()).isEqualTo(200);
+        List<JsonNode> findings = new ArrayList<>();
+        json(response).get("budget").get("findings").forEach(findings::add);
+        return findings;
+    }
+
+    @Test
     void badResizesAreRefusedWith400AndTheLimitsStay() throws Exception {
         assertThat(post("/actuator/dbbulkheads/reports", "{\"maxConcurrent\": 0}").statusCode()).isEqualTo(400);
         assertThat(post("/actuator/dbbulkheads/reports", "{\"maxQueued\": -1}").statusCode()).isEqualTo(400);
         assertThat(post("/actuator/dbbulkheads/reports", "{}").statusCode()).isEqualTo(400);
-        assertThat(post("/actuator/dbbulkheads/missing", "{\"maxConcurrent\": 1}").statusCode()).isEqualTo(400);
 
         assertThat(registry.template("reports").gate().config().maxConcurrent()).isEqualTo(2);
         assertThat(registry.template("reports").gate().config().maxQueued()).isZero();

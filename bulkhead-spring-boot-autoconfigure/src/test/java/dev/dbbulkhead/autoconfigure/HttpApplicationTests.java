@@ -74,8 +74,9 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         assertThat(pool.get("maximumSize").asInt()).isEqualTo(30);
         assertThat(pool.get("connectionTimeout").asString()).isEqualTo("PT30S");
         JsonNode budget = json(response).get("budget");
-        assertThat(budget.get("fleet").asString())
-                .startsWith("2 instances × 30 connections + 5 other = 65 ≤ ").endsWith(" usable");
+        assertThat(budget.get("fleet").get(0).asString())
+                .startsWith("2 instances × 30 connections + 5 other = 65 ≤ ")
+                .endsWith(" usable (the server of pool 'main-pool')");
         assertThat(budget.get("findings").get(0).get("kind").asString()).isEqualTo("UNGATED_CONNECTIONS");
         assertThat(budget.get("findings").get(0).get("message").asString())
                 .contains("orders=8", "reports=2", "queued=8", " = 18 at once: 12 connections are reserved for nothing");

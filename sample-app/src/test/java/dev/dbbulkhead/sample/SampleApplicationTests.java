@@ -11,6 +11,8 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import tools.jackson.databind.JsonNode;
@@ -41,6 +43,34 @@ class SampleApplicationTests {
         assertThat(read.statusCode()).isEqualTo(200);
         assertThat(json(read).get("quantity").asInt()).isEqualTo(2);
         assertThat(get("/reports/sales?heavyMillis=0").statusCode()).isEqualTo(200);
+    }
+
+    @ParameterizedTest(name = "{0} is answered 400 naming {1}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {"productId":3,"quantity":-1}    | quantity  | quantity must be greater than 0
+            {"productId":3,"quantity":0}     | quantity  | quantity must be greater than 0
+            {"productId":-3,"quantity":1}    | productId | productId must be greater than 0
+            {"productId":3,"quantity":"two"} | quantity  | quantity has a value of the wrong type
+            not json                         | body      | body is not the JSON this endpoint reads
+            """)
+    void badInputToAnOrderIsAnswered400WithAProblemDetailNamingTheField(String body, String field, String detail)
+            throws Exception {
+        HttpResponse<String> refused = send(HttpRequest.newBuilder(uri("/orders"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(refused.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+        assertThat(json(refused).get("detail").asString()).isEqualTo(detail);
+        assertThat(json(refused).get("errors").propertyNames()).containsExactly(field);
+    }
+
+    @Test
+    void aMistypedParameterIsAnswered400NamingIt() throws Exception {
+        HttpResponse<String> refused = get("/orders/first");
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(json(refused).get("detail").asString()).isEqualTo("id must be a long");
     }
 
     @Test

@@ -19,7 +19,9 @@ public record BudgetFinding(Kind kind, String message) {
         /** A workload's deadline is shorter than its pool's connection timeout. */
         DEADLINE_SHORTER_THAN_POOL_WAIT,
         /** The whole fleet may open more connections than the database accepts. */
-        FLEET_OVER_CONNECTION_LIMIT
+        FLEET_OVER_CONNECTION_LIMIT,
+        /** The fleet check could not read a pool's server: unreachable at start-up, or not PostgreSQL. */
+        FLEET_UNCHECKED
     }
 
     @Override

@@ -5,15 +5,14 @@ import dev.dbbulkhead.autoconfigure.BulkheadProperties.BudgetMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import dev.dbbulkhead.autoconfigure.budget.BudgetFinding.Kind;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
@@ -23,7 +22,9 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 
 /**
  * Runs the connection budget check once every bulkhead exists, logs its report, and — with
- * {@code db.bulkhead.budget.mode=fail} — stops start-up when anything does not add up.
+ * {@code db.bulkhead.budget.mode=fail} — stops start-up when anything does not add up. With the fleet described,
+ * each pool's own server is asked its connection limits, once, at start-up; a server that cannot be read is a
+ * finding like any other, so that {@code warn} mode warns and starts.
  */
 public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
 
@@ -32,7 +33,8 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final ObjectProvider<BulkheadRegistry> registry;
     private final BulkheadProperties properties;
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
-    private volatile ConnectionBudgetReport report;
+    /** What each pool's server answered the fleet check at start-up; null before the check ran. */
+    private volatile Map<DataSource, ServerAnswer> servers;
 
     /**
      * @param failure makes the start-up failure of a report with findings in {@code fail} mode
@@ -44,6 +46,15 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         this.failure = failure;
     }
 
+    /**
+     * The limits of one pool's server, or why they could not be read.
+     *
+     * @param limits  the server's limits; null when unread
+     * @param failure why they could not be read; null when read
+     */
+    private record ServerAnswer(ServerConnectionLimits limits, String failure) {
+    }
+
     @Override
     public void afterSingletonsInstantiated() {
         BulkheadRegistry bulkheads = registry.getIfAvailable();
@@ -51,9 +62,8 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
             return;
         }
         Map<DataSource, PoolBudget> pools = poolsOf(bulkheads);
-        ConnectionBudgetReport assessed = ConnectionBudgetReport.assess(List.copyOf(pools.values()),
-                fleet(pools));
-        report = assessed;
+        servers = askServers(pools.keySet());
+        ConnectionBudgetReport assessed = assess(pools, servers);
         if (assessed.findings().isEmpty()) {
             logger.info(assessed.describe());
         } else if (properties.getBudget().getMode() == BudgetMode.FAIL) {
@@ -63,9 +73,15 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         }
     }
 
-    /** The report of the start-up check; empty before it ran or without bulkheads. */
+    /**
+     * The start-up check's rules applied to the limits as they are now, a resize included; the servers' limits are
+     * those read at start-up. Empty before the check ran, or without bulkheads.
+     */
     public Optional<ConnectionBudgetReport> report() {
-        return Optional.ofNullable(report);
+        Map<DataSource, ServerAnswer> answered = servers;
+        BulkheadRegistry bulkheads = registry.getIfAvailable();
+        return answered == null || bulkheads == null ? Optional.empty()
+                : Optional.of(assess(poolsOf(bulkheads), answered));
     }
 
     private static Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {
@@ -81,22 +97,50 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         return pools;
     }
 
-    private Optional<FleetBudget> fleet(Map<DataSource, PoolBudget> pools) {
+    /** Asks each pool's own server for its limits, once, when the fleet is described; none otherwise. */
+    private Map<DataSource, ServerAnswer> askServers(Set<DataSource> pools) {
+        Map<DataSource, ServerAnswer> answers = new IdentityHashMap<>();
+        if (properties.getFleet().getMaxInstances() != null) {
+            for (DataSource pool : pools) {
+                try {
+                    answers.put(pool, new ServerAnswer(ServerConnectionLimits.of(pool), null));
+                } catch (ServerConnectionLimits.Unreadable unreadable) {
+                    answers.put(pool, new ServerAnswer(null, unreadable.getMessage()));
+                }
+            }
+        }
+        return answers;
+    }
+
+    /** The report over {@code pools}, with one fleet budget per server that the pools reach. */
+    private ConnectionBudgetReport assess(Map<DataSource, PoolBudget> pools, Map<DataSource, ServerAnswer> answers) {
+        Map<String, List<PoolBudget>> poolsByServer = new LinkedHashMap<>();
+        Map<String, ServerConnectionLimits> limitsByServer = new LinkedHashMap<>();
+        List<BudgetFinding> unchecked = new ArrayList<>();
+        pools.forEach((dataSource, pool) -> {
+            ServerAnswer answer = answers.get(dataSource);
+            if (answer == null) {
+                return;
+            }
+            if (answer.limits() == null) {
+                unchecked.add(new BudgetFinding(Kind.FLEET_UNCHECKED, "the fleet budget of pool '"
+                        + pool.pool().name() + "' could not be checked: " + answer.failure() + ". Make its database"
+                        + " reachable at start-up, or leave db.bulkhead.fleet.max-instances unset where the database"
+                        + " is not PostgreSQL."));
+                return;
+            }
+            poolsByServer.computeIfAbsent(answer.limits().server(), server -> new ArrayList<>()).add(pool);
+            limitsByServer.putIfAbsent(answer.limits().server(), answer.limits());
+        });
         Fleet fleet = properties.getFleet();
-        if (fleet.getMaxInstances() == null || pools.isEmpty()) {
-            return Optional.empty();
-        }
-        int perInstance = pools.values().stream().mapToInt(pool -> pool.pool().maximumPoolSize()).sum();
-        DataSource any = pools.keySet().iterator().next();
-        try (Connection connection = any.getConnection(); Statement statement = connection.createStatement();
-             ResultSet limits = statement.executeQuery("SELECT current_setting('max_connections')::int,"
-                     + " current_setting('superuser_reserved_connections')::int,"
-                     + " coalesce(current_setting('reserved_connections', true), '0')::int")) {
-            limits.next();
-            return Optional.of(new FleetBudget(fleet.getMaxInstances(), perInstance, fleet.getOtherConnections(),
-                    limits.getInt(1), limits.getInt(2), limits.getInt(3)));
-        } catch (SQLException e) {
-            throw new IllegalStateException("Could not read max_connections for the fleet budget check", e);
-        }
+        List<FleetBudget> fleets = poolsByServer.entrySet().stream().map(server -> {
+            ServerConnectionLimits limits = limitsByServer.get(server.getKey());
+            List<PoolBudget> onServer = server.getValue();
+            return new FleetBudget(onServer.stream().map(pool -> pool.pool().name()).toList(),
+                    fleet.getMaxInstances(), onServer.stream().mapToInt(pool -> pool.pool().maximumPoolSize()).sum(),
+                    fleet.getOtherConnections(), limits.maxConnections(), limits.superuserReserved(),
+                    limits.reserved());
+        }).toList();
+        return ConnectionBudgetReport.assess(List.copyOf(pools.values()), fleets, unchecked);
     }
 }

@@ -3,7 +3,6 @@ package dev.dbbulkhead.autoconfigure.budget;
 import dev.dbbulkhead.autoconfigure.budget.BudgetFinding.Kind;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * The start-up check of the gates' budgets (docs/design.md, "Budgets"): for every pool, the sum of B of the
@@ -11,23 +10,31 @@ import java.util.Optional;
  * described, every instance's connections against the database's limit.
  *
  * @param pools    the pools and the workloads on each
- * @param fleet    the fleet arithmetic, when {@code db.bulkhead.fleet.max-instances} is set
+ * @param fleets   the fleet arithmetic of each database server, when {@code db.bulkhead.fleet.max-instances} is
+ *                 set; empty otherwise
  * @param findings what does not add up; empty when everything does
  */
-public record ConnectionBudgetReport(List<PoolBudget> pools, Optional<FleetBudget> fleet,
+public record ConnectionBudgetReport(List<PoolBudget> pools, List<FleetBudget> fleets,
                                      List<BudgetFinding> findings) {
 
-    /** Checks {@code pools} and the {@code fleet} and collects each finding once. */
-    public static ConnectionBudgetReport assess(List<PoolBudget> pools, Optional<FleetBudget> fleet) {
+    /**
+     * Checks {@code pools} and the {@code fleets} and collects each finding once.
+     *
+     * @param unchecked the findings of pools whose server the fleet check could not read
+     */
+    public static ConnectionBudgetReport assess(List<PoolBudget> pools, List<FleetBudget> fleets,
+                                                List<BudgetFinding> unchecked) {
         List<BudgetFinding> findings = new ArrayList<>();
         for (PoolBudget pool : pools) {
             assessPool(pool, findings);
         }
-        fleet.filter(budget -> !budget.fits()).ifPresent(budget -> findings.add(new BudgetFinding(
-                Kind.FLEET_OVER_CONNECTION_LIMIT, "the fleet may open more connections than the database accepts: "
-                        + budget.arithmetic() + ". Lower the pool sizes or db.bulkhead.fleet.max-instances, or raise"
-                        + " max_connections (every connection costs the server memory).")));
-        return new ConnectionBudgetReport(List.copyOf(pools), fleet, List.copyOf(findings));
+        fleets.stream().filter(budget -> !budget.fits()).forEach(budget -> findings.add(new BudgetFinding(
+                Kind.FLEET_OVER_CONNECTION_LIMIT, "the fleet may open more connections than " + budget.server()
+                        + " accepts: " + budget.arithmetic() + ". Lower the pool sizes or"
+                        + " db.bulkhead.fleet.max-instances, or raise max_connections (every connection costs the"
+                        + " server memory).")));
+        findings.addAll(unchecked);
+        return new ConnectionBudgetReport(List.copyOf(pools), List.copyOf(fleets), List.copyOf(findings));
     }
 
     private static void assessPool(PoolBudget budget, List<BudgetFinding> findings) {
@@ -71,7 +78,8 @@ public record ConnectionBudgetReport(List<PoolBudget> pools, Optional<FleetBudge
             text.append("\n  pool '").append(pool.pool().name()).append("': ").append(pool.pool().maximumPoolSize())
                     .append(" connections; gated: ").append(pool.gatedArithmetic());
         }
-        fleet.ifPresent(budget -> text.append("\n  fleet: ").append(budget.arithmetic()));
+        fleets.forEach(budget -> text.append("\n  fleet: ").append(budget.arithmetic()).append(" (")
+                .append(budget.server()).append(")"));
         if (findings.isEmpty()) {
             text.append("\n  no findings");
         }

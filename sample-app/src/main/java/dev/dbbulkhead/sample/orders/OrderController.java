@@ -1,5 +1,7 @@
 package dev.dbbulkhead.sample.orders;
 
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Positive;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -20,11 +22,11 @@ class OrderController {
         this.orders = orders;
     }
 
-    record PlaceOrder(long productId, int quantity) {
+    record PlaceOrder(@Positive long productId, @Positive int quantity) {
     }
 
     @PostMapping("/orders")
-    ResponseEntity<Order> place(@RequestBody PlaceOrder request) {
+    ResponseEntity<Order> place(@Valid @RequestBody PlaceOrder request) {
         return ResponseEntity.status(HttpStatus.CREATED).body(orders.place(request.productId(), request.quantity()));
     }
 
