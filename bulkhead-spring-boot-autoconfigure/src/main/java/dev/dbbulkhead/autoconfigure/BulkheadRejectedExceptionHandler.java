@@ -2,21 +2,19 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.util.Map;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ControllerAdvice;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a {@link BulkheadRejectedException} with HTTP 503, a {@code Retry-After} header in whole seconds and a
+ * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds and a
  * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
- * trace to tell. Ordered last, so any handler of the application's own comes first; a bean of this type replaces it.
+ * trace to tell. Given ahead of the application's catch-all exception handlers, wherever the rejection surfaced in
+ * Spring MVC; an application's own {@code @ExceptionHandler} for rejections is used instead. A bean of this type
+ * replaces it.
  */
-@ControllerAdvice
-public class BulkheadRejectedExceptionHandler implements Ordered {
+public class BulkheadRejectedExceptionHandler {
 
     private final Map<String, Long> retryAfterSecondsByWorkload;
     private final long defaultRetryAfterSeconds;
@@ -31,7 +29,7 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
         this.defaultRetryAfterSeconds = defaultRetryAfterSeconds;
     }
 
-    @ExceptionHandler(BulkheadRejectedException.class)
+    /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
     public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
         long retryAfterSeconds = retryAfterSecondsByWorkload.getOrDefault(rejection.workload(),
                 defaultRetryAfterSeconds);
@@ -43,11 +41,5 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
                 .body(problem);
-    }
-
-    /** Last: an application's own handler of the same exception, ordered or not, is asked first. */
-    @Override
-    public int getOrder() {
-        return Ordered.LOWEST_PRECEDENCE;
     }
 }

@@ -2,18 +2,27 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.ProblemDetail;
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.accept.ContentNegotiationManager;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
-/** HTTP 503 with Retry-After for rejected operations, in a Spring MVC application. */
+/**
+ * HTTP 503 with Retry-After for rejected operations in a Spring MVC application, however the rejection surfaces:
+ * from a handler (ahead of the application's catch-all exception handlers) or while a view renders.
+ */
 @AutoConfiguration(after = BulkheadAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({DispatcherServlet.class, ProblemDetail.class})
@@ -30,5 +39,30 @@ public final class BulkheadWebMvcAutoConfiguration {
             byWorkload.put(workload, WorkloadSettings.retryAfterSeconds(workload, properties));
         }
         return new BulkheadRejectedExceptionHandler(byWorkload, WorkloadSettings.retryAfterSeconds(null, properties));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionResolver bulkheadRejectionResolver(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter,
+            ApplicationContext context) {
+        return new BulkheadRejectionResolver(responder(handler, negotiation, adapter),
+                new ApplicationRejectionHandlers(context));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionFilter bulkheadRejectionFilter(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter) {
+        return new BulkheadRejectionFilter(responder(handler, negotiation, adapter));
+    }
+
+    /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
+    private static RejectionResponder responder(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter) {
+        SingletonSupplier<ContentNegotiationManager> manager = SingletonSupplier.of(
+                () -> negotiation.getIfUnique(ContentNegotiationManager::new));
+        return new RejectionResponder(handler, manager, SingletonSupplier.of(
+                () -> adapter.getIfAvailable() != null ? adapter.getObject().getMessageConverters() : List.of()));
     }
 }
