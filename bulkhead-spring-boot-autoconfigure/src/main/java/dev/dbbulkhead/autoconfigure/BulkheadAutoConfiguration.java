@@ -62,9 +62,10 @@ public final class BulkheadAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
-            BulkheadProperties properties) {
+            BulkheadProperties properties, ListableBeanFactory beanFactory) {
         validateFleet(properties.getFleet());
-        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget);
+        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget,
+                () -> OpenSessionInView.findings(beanFactory));
     }
 
     private static void validateFleet(BulkheadProperties.Fleet fleet) {

@@ -19,7 +19,12 @@ public record BudgetFinding(Kind kind, String message) {
         /** A workload's deadline is shorter than its pool's connection timeout. */
         DEADLINE_SHORTER_THAN_POOL_WAIT,
         /** The whole fleet may open more connections than the database accepts. */
-        FLEET_OVER_CONNECTION_LIMIT
+        FLEET_OVER_CONNECTION_LIMIT,
+        /**
+         * Open-session-in-view keeps a web request's connection after the gate's commit gave the permit back, and
+         * lazy loads while the response is written take connections no gate bounds.
+         */
+        OPEN_SESSION_IN_VIEW
     }
 
     @Override

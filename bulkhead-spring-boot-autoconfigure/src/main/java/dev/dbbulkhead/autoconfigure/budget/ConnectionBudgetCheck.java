@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,6 +33,7 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final ObjectProvider<BulkheadRegistry> registry;
     private final BulkheadProperties properties;
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
+    private final Supplier<List<BudgetFinding>> contextFindings;
     private volatile ConnectionBudgetReport report;
 
     /**
@@ -39,9 +41,21 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
                                  Function<ConnectionBudgetReport, RuntimeException> failure) {
+        this(registry, properties, failure, List::of);
+    }
+
+    /**
+     * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
+     * @param contextFindings what the application's context adds to the pools' arithmetic (open-session-in-view),
+     *                        asked once every singleton exists
+     */
+    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
+                                 Function<ConnectionBudgetReport, RuntimeException> failure,
+                                 Supplier<List<BudgetFinding>> contextFindings) {
         this.registry = registry;
         this.properties = properties;
         this.failure = failure;
+        this.contextFindings = contextFindings;
     }
 
     @Override
@@ -52,7 +66,7 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         }
         Map<DataSource, PoolBudget> pools = poolsOf(bulkheads);
         ConnectionBudgetReport assessed = ConnectionBudgetReport.assess(List.copyOf(pools.values()),
-                fleet(pools));
+                fleet(pools)).with(contextFindings.get());
         report = assessed;
         if (assessed.findings().isEmpty()) {
             logger.info(assessed.describe());
