@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -30,7 +32,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * it off.
  */
 @AutoConfiguration(after = {DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-        TransactionAutoConfiguration.class})
+        TransactionAutoConfiguration.class},
+        afterName = "org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration")
 @ConditionalOnBooleanProperty(name = BulkheadProperties.PREFIX + ".enabled", matchIfMissing = true)
 @ConditionalOnBean({DataSource.class, PlatformTransactionManager.class})
 @EnableConfigurationProperties(BulkheadProperties.class)
@@ -80,11 +83,19 @@ public final class BulkheadAutoConfiguration {
         }
     }
 
-    /** Static, as a post-processor must be: it is created before the other beans of this class. */
+    /**
+     * Static, as a post-processor must be: it is created before the other beans of this class. Registered after
+     * Boot's method validation post-processor, which appends its advisor to a bean's others: this one then places
+     * itself last.
+     */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
-        return new DbBulkheadPostProcessor(registry);
+    static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry,
+            Environment environment) {
+        // Bound here rather than through BulkheadProperties, which a post-processor must not create early.
+        int advisorOrder = Binder.get(environment).bind(BulkheadProperties.PREFIX + ".advisor-order", Integer.class)
+                .orElse(BulkheadProperties.DEFAULT_ADVISOR_ORDER);
+        return new DbBulkheadPostProcessor(registry, advisorOrder);
     }
 }

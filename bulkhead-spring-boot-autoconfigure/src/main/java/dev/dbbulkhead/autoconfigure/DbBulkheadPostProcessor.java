@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -13,8 +14,9 @@ import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted first (outermost, before
- * any other advice of the bean), after checking at start-up that each such method can be intercepted, names a
+ * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted where
+ * {@code db.bulkhead.advisor-order} puts admission among the bean's other advisors (by default last, inside
+ * all of them: {@link AdvisorPlacement}), after checking at start-up that each such method can be intercepted, names a
  * configured workload and is not transactional itself. Plain Spring AOP: no AspectJ weaving.
  */
 final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
@@ -25,10 +27,16 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
     private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
     private final transient SingletonSupplier<BulkheadRegistry> registry;
 
-    DbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
+    /**
+     * @param advisorOrder where admission runs among the bean's other advisors: inside every advisor whose order is
+     *                     at most this value, outside the others
+     */
+    DbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry, int advisorOrder) {
         this.registry = SingletonSupplier.of(registry::getObject);
-        this.advisor = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT, new DbBulkheadInterceptor(this.registry));
-        setBeforeExistingAdvisors(true);
+        DefaultPointcutAdvisor admission = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT,
+                new DbBulkheadInterceptor(this.registry));
+        admission.setOrder(advisorOrder);
+        this.advisor = admission;
         setProxyTargetClass(true);
     }
 
@@ -41,7 +49,11 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
             ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, method),
                     ReflectionUtils.USER_DECLARED_METHODS);
         }
-        return super.postProcessAfterInitialization(bean, beanName);
+        Object proxy = super.postProcessAfterInitialization(bean, beanName);
+        if (proxy instanceof Advised advised && !advised.isFrozen()) {
+            AdvisorPlacement.place(advised, advisor);
+        }
+        return proxy;
     }
 
     private void check(String beanName, Class<?> beanClass, Method method) {

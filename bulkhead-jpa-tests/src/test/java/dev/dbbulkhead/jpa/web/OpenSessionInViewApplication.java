@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.hibernate.Hibernate;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -31,6 +32,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Service;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.junit.jupiter.SpringExtension;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
@@ -49,6 +51,9 @@ import tools.jackson.databind.json.JsonMapper;
                 "db.bulkhead.workloads.catalogue.max-queued=64", "db.bulkhead.workloads.catalogue.queue-wait=10s",
                 "db.bulkhead.workloads.shop.max-concurrent=1",
                 "management.endpoints.web.exposure.include=dbbulkheads"})
+// Declared here although @SpringBootTest declares it too: Boot's test scan filter then takes this for a test class
+// and leaves its nested beans out of every other test's component scan.
+@ExtendWith(SpringExtension.class)
 @Timeout(value = 3, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 abstract class OpenSessionInViewApplication {
 
