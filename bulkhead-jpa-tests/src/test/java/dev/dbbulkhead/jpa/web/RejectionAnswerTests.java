@@ -27,8 +27,10 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.convert.converter.Converter;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
+import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Controller;
 import org.springframework.stereotype.Service;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -38,6 +40,7 @@ import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.InitBinder;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.ModelAttribute;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -57,7 +60,8 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(classes = {JpaTestApplication.class, RejectionAnswerTests.Pages.class,
         RejectionAnswerTests.Api.class, RejectionAnswerTests.OwnHandling.class, RejectionAnswerTests.OwnAdvised.class,
         RejectionAnswerTests.OwnRejectionAdvice.class, RejectionAnswerTests.Rendered.class,
-        RejectionAnswerTests.CatchAll.class, RejectionAnswerTests.WholeController.class},
+        RejectionAnswerTests.CatchAll.class, RejectionAnswerTests.WholeController.class,
+        RejectionAnswerTests.CountingConverter.class},
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"db.bulkhead.workloads.pages.max-concurrent=1", "db.bulkhead.workloads.pages.max-queued=0",
                 "db.bulkhead.workloads.pages.retry-after=2s"})
@@ -93,6 +97,17 @@ class RejectionAnswerTests {
         assertThat(problem.get("workload").asString()).isEqualTo("pages");
         assertThat(problem.get("reason").asString()).isEqualTo("ADMISSION_FULL");
         assertThat(problem.get("instance").asString()).isEqualTo("/api/customers");
+    }
+
+    @Test
+    void aRejectionWhileAConverterBindsAnArgumentIsA503DespiteTheCatchAll() throws Exception {
+        assertThat(get("/api/counted/ada", API).body()).as("the gate has room").isEqualTo("ada counted");
+
+        HttpResponse<String> response = getWhileFull("/api/counted/ada", API);
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
+        assertThat(response.body()).contains("\"workload\":\"pages\"");
     }
 
     @Test
@@ -207,6 +222,12 @@ class RejectionAnswerTests {
             return pages.customers();
         }
 
+        /** The argument is converted by a converter that calls the gated method. */
+        @GetMapping("/counted/{name}")
+        String counted(@PathVariable("name") Counted counted) {
+            return counted.name() + " " + counted.count();
+        }
+
         @GetMapping("/broken")
         String broken() {
             throw new IllegalStateException("broken");
@@ -316,6 +337,26 @@ class RejectionAnswerTests {
 
         private static boolean inTransaction() {
             return TransactionSynchronizationManager.isActualTransactionActive();
+        }
+    }
+
+    /** A path variable as the converter makes it: the name, with what the gated method counted. */
+    record Counted(String name, String count) {
+    }
+
+    /** A converter that calls a gated method, as a formatter looking up an entity does. */
+    @Component
+    static class CountingConverter implements Converter<String, Counted> {
+
+        private final Pages pages;
+
+        CountingConverter(Pages pages) {
+            this.pages = pages;
+        }
+
+        @Override
+        public Counted convert(String name) {
+            return new Counted(name, pages.customers());
         }
     }
 
