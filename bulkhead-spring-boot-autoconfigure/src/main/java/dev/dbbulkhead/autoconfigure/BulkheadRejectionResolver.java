@@ -18,7 +18,7 @@ import org.springframework.web.servlet.ModelAndView;
  */
 final class BulkheadRejectionResolver implements HandlerExceptionResolver, Ordered {
 
-    /** After Boot's {@code DefaultErrorAttributes}, which records the exception for the error view and answers nothing. */
+    /** After Boot's {@code DefaultErrorAttributes}, which only records the exception for the error view. */
     static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
 
     private final RejectionResponder responder;

@@ -41,28 +41,29 @@ public final class BulkheadWebMvcAutoConfiguration {
         return new BulkheadRejectedExceptionHandler(byWorkload, WorkloadSettings.retryAfterSeconds(null, properties));
     }
 
-    @Bean
-    @ConditionalOnMissingBean
-    BulkheadRejectionResolver bulkheadRejectionResolver(BulkheadRejectedExceptionHandler handler,
-            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter,
-            ApplicationContext context) {
-        return new BulkheadRejectionResolver(responder(handler, negotiation, adapter),
-                new ApplicationRejectionHandlers(context));
-    }
-
-    @Bean
-    @ConditionalOnMissingBean
-    BulkheadRejectionFilter bulkheadRejectionFilter(BulkheadRejectedExceptionHandler handler,
-            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter) {
-        return new BulkheadRejectionFilter(responder(handler, negotiation, adapter));
-    }
-
     /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
-    private static RejectionResponder responder(BulkheadRejectedExceptionHandler handler,
-            ObjectProvider<ContentNegotiationManager> negotiation, ObjectProvider<RequestMappingHandlerAdapter> adapter) {
-        SingletonSupplier<ContentNegotiationManager> manager = SingletonSupplier.of(
-                () -> negotiation.getIfUnique(ContentNegotiationManager::new));
-        return new RejectionResponder(handler, manager, SingletonSupplier.of(
-                () -> adapter.getIfAvailable() != null ? adapter.getObject().getMessageConverters() : List.of()));
+    @Bean
+    @ConditionalOnMissingBean
+    RejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation,
+            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+        return new RejectionResponder(handler,
+                SingletonSupplier.of(() -> negotiation.getIfUnique(ContentNegotiationManager::new)),
+                SingletonSupplier.of(() -> {
+                    RequestMappingHandlerAdapter mvc = handlerAdapter.getIfAvailable();
+                    return mvc != null ? mvc.getMessageConverters() : List.of();
+                }));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionResolver bulkheadRejectionResolver(RejectionResponder responder, ApplicationContext context) {
+        return new BulkheadRejectionResolver(responder, new ApplicationRejectionHandlers(context));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionFilter bulkheadRejectionFilter(RejectionResponder responder) {
+        return new BulkheadRejectionFilter(responder);
     }
 }

@@ -22,7 +22,7 @@ final class MvcCallbacks {
     private MvcCallbacks() {
     }
 
-    /** Whether MVC calls {@code method} as a callback rather than as a handler (a handler may name its model attribute). */
+    /** Whether MVC calls {@code method} as a callback; a handler may also name its model attribute, and is none. */
     static boolean isCallback(Method method) {
         MergedAnnotations annotations = MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY);
         return !annotations.isPresent(HANDLER) && CALLBACKS.stream().anyMatch(annotations::isPresent);

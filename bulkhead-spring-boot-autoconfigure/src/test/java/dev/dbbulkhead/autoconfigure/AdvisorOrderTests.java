@@ -11,8 +11,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.aop.support.RootClassFilter;
 import org.springframework.aop.support.ComposablePointcut;
+import org.springframework.aop.support.RootClassFilter;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
@@ -59,7 +59,8 @@ class AdvisorOrderTests {
 
     @Test
     void theConfigurationMetadataDescribesTheAdvisorOrderWithItsBuiltInDefault() throws Exception {
-        URL metadata = BulkheadProperties.class.getClassLoader().getResource("META-INF/spring-configuration-metadata.json");
+        URL metadata = BulkheadProperties.class.getClassLoader()
+                .getResource("META-INF/spring-configuration-metadata.json");
         assertThat(metadata).isNotNull();
         ConfigurationMetadataProperty advisorOrder;
         try (InputStream json = metadata.openStream()) {
