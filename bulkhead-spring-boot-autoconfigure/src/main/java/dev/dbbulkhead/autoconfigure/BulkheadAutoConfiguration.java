@@ -21,6 +21,7 @@ import org.springframework.boot.transaction.autoconfigure.TransactionManagerCust
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -30,7 +31,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * it off.
  */
 @AutoConfiguration(after = {DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-        TransactionAutoConfiguration.class})
+        TransactionAutoConfiguration.class},
+        afterName = "org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration")
 @ConditionalOnBooleanProperty(name = BulkheadProperties.PREFIX + ".enabled", matchIfMissing = true)
 @ConditionalOnBean({DataSource.class, PlatformTransactionManager.class})
 @EnableConfigurationProperties(BulkheadProperties.class)
@@ -64,9 +66,10 @@ public final class BulkheadAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
-            BulkheadProperties properties) {
+            BulkheadProperties properties, ListableBeanFactory beanFactory) {
         validateFleet(properties.getFleet());
-        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget);
+        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget,
+                () -> OpenSessionInView.findings(beanFactory));
     }
 
     @Bean
@@ -88,11 +91,17 @@ public final class BulkheadAutoConfiguration {
         }
     }
 
-    /** Static, as a post-processor must be: it is created before the other beans of this class. */
+    /**
+     * Static, as a post-processor must be: it is created before the other beans of this class. Registered after
+     * Boot's method validation post-processor, which appends its advisor to a bean's others: this one then places
+     * itself last.
+     */
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
-    static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry) {
-        return new DbBulkheadPostProcessor(() -> DbBulkheadEntries.gated(registry.getObject()));
+    static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry,
+            Environment environment) {
+        return new DbBulkheadPostProcessor(() -> DbBulkheadEntries.gated(registry.getObject()),
+                DbBulkheadPostProcessor.advisorOrder(environment));
     }
 }

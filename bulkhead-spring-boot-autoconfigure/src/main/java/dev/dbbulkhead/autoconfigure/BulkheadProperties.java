@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
+import org.springframework.core.Ordered;
 import org.springframework.transaction.annotation.Isolation;
 
 /**
@@ -19,10 +20,23 @@ public class BulkheadProperties {
     public static final String PREFIX = "db.bulkhead";
 
     /**
+     * The default {@link #getAdvisorOrder() advisor order}: last, inside every other advisor of the bean, so that
+     * authorisation, validation and cache hits answer without a permit and a retry passes the gate again.
+     */
+    public static final int DEFAULT_ADVISOR_ORDER = Ordered.LOWEST_PRECEDENCE;
+
+    /**
      * Whether to create the bulkheads and admit @DbBulkhead methods through them. When false, @DbBulkhead methods
      * still run in one transaction each, without a gate.
      */
     private boolean enabled = true;
+
+    /**
+     * Where admission runs among a bean's other advisors, ordered as Spring orders them: lower runs first, outside.
+     * Admission runs inside every advisor whose order is at most this value (by default all: @PreAuthorize,
+     * @Validated, @Cacheable and @Retryable run before it).
+     */
+    private int advisorOrder = DEFAULT_ADVISOR_ORDER;
 
     /** Settings every workload inherits unless it sets its own. */
     private final Workload defaults = new Workload();
@@ -42,6 +56,14 @@ public class BulkheadProperties {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public int getAdvisorOrder() {
+        return advisorOrder;
+    }
+
+    public void setAdvisorOrder(int advisorOrder) {
+        this.advisorOrder = advisorOrder;
     }
 
     public Workload getDefaults() {

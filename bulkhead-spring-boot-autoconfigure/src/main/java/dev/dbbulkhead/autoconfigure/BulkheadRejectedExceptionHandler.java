@@ -3,22 +3,20 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.spring.DeadlineExceededException;
 import java.util.Map;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ControllerAdvice;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 
 /**
- * Answers a {@link BulkheadRejectedException} with HTTP 503, a {@code Retry-After} header in whole seconds and a
+ * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds and a
  * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
  * trace to tell. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
- * same answer with reason {@value #DEADLINE_EXCEEDED}. Ordered last, so any handler of the application's own comes first; a bean of this type replaces it.
+ * same answer with reason {@value #DEADLINE_EXCEEDED}. Given ahead of the application's catch-all exception
+ * handlers, wherever the failure surfaced in Spring MVC; an application's own {@code @ExceptionHandler} for
+ * rejections or transaction timeouts is used instead. A bean of this type replaces it.
  */
-@ControllerAdvice
-public class BulkheadRejectedExceptionHandler implements Ordered {
+public class BulkheadRejectedExceptionHandler {
 
     /** The {@code reason} of the problem answering a {@link DeadlineExceededException}. */
     public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
@@ -36,7 +34,7 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
         this.defaultRetryAfterSeconds = defaultRetryAfterSeconds;
     }
 
-    @ExceptionHandler(BulkheadRejectedException.class)
+    /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
     public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
         return serviceUnavailable(rejection.workload(), rejection.reason().name(), "is overloaded; nothing was done.");
     }
@@ -46,7 +44,6 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
      * is ({@code QUEUE_TIMEOUT}). The transaction rolled back, so a retry within a budget is safe, and Retry-After is
      * defined for 503 (not for 504, which names an upstream that failed to answer).
      */
-    @ExceptionHandler(DeadlineExceededException.class)
     public ResponseEntity<ProblemDetail> deadlineExceeded(DeadlineExceededException exceeded) {
         return serviceUnavailable(exceeded.workload(), DEADLINE_EXCEEDED,
                 "ran out of its deadline; the transaction was rolled back, nothing was written.");
@@ -62,11 +59,5 @@ public class BulkheadRejectedExceptionHandler implements Ordered {
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
                 .body(problem);
-    }
-
-    /** Last: an application's own handler of the same exception, ordered or not, is asked first. */
-    @Override
-    public int getOrder() {
-        return Ordered.LOWEST_PRECEDENCE;
     }
 }

@@ -2,18 +2,27 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.ProblemDetail;
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.accept.ContentNegotiationManager;
 import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
-/** HTTP 503 with Retry-After for rejected operations, in a Spring MVC application. */
+/**
+ * HTTP 503 with Retry-After for rejected operations in a Spring MVC application, however the rejection surfaces:
+ * from a handler (ahead of the application's catch-all exception handlers) or while a view renders.
+ */
 @AutoConfiguration(after = BulkheadAutoConfiguration.class)
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @ConditionalOnClass({DispatcherServlet.class, ProblemDetail.class})
@@ -30,5 +39,31 @@ public final class BulkheadWebMvcAutoConfiguration {
             byWorkload.put(workload, WorkloadSettings.retryAfterSeconds(workload, properties));
         }
         return new BulkheadRejectedExceptionHandler(byWorkload, WorkloadSettings.retryAfterSeconds(null, properties));
+    }
+
+    /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
+    @Bean
+    @ConditionalOnMissingBean
+    RejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation,
+            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+        return new RejectionResponder(handler,
+                SingletonSupplier.of(() -> negotiation.getIfUnique(ContentNegotiationManager::new)),
+                SingletonSupplier.of(() -> {
+                    RequestMappingHandlerAdapter mvc = handlerAdapter.getIfAvailable();
+                    return mvc != null ? mvc.getMessageConverters() : List.of();
+                }));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionResolver bulkheadRejectionResolver(RejectionResponder responder, ApplicationContext context) {
+        return new BulkheadRejectionResolver(responder, new ApplicationRejectionHandlers(context));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionFilter bulkheadRejectionFilter(RejectionResponder responder) {
+        return new BulkheadRejectionFilter(responder);
     }
 }

@@ -12,7 +12,8 @@ import org.springframework.core.annotation.AnnotationUtils;
 /**
  * Where {@code @DbBulkhead} applies, in one place for the pointcut, the interceptor and the start-up checks.
  * A method's own annotation (or that of a method it overrides or implements) wins over its class's; a class's
- * annotation covers its public methods, as a class-level {@code @Transactional} does.
+ * annotation covers its public methods, as a class-level {@code @Transactional} does, except Spring MVC's
+ * callbacks ({@link MvcCallbacks}).
  */
 final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
 
@@ -41,7 +42,8 @@ final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
         if (onMethod != null) {
             return onMethod.value();
         }
-        if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())) {
+        if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())
+                || MvcCallbacks.isCallback(specific)) {
             return null;
         }
         DbBulkhead onType = AnnotatedElementUtils.findMergedAnnotation(specific.getDeclaringClass(), DbBulkhead.class);

@@ -9,14 +9,17 @@ import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted first (outermost, before
- * any other advice of the bean), after checking at start-up that each such method can be intercepted, names a
+ * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted where
+ * {@code db.bulkhead.advisor-order} puts admission among the bean's other advisors (by default last, inside all of
+ * them: {@link AdvisorPlacement}), after checking at start-up that each such method can be intercepted, names a
  * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
  * no AspectJ weaving.
  */
@@ -29,12 +32,27 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
     private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
     private final transient SingletonSupplier<DbBulkheadEntries> entries;
 
-    /** @param entries how calls run: looked up on first use, as a post-processor is created before other beans */
-    DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries) {
+    /**
+     * @param entries      how calls run: looked up on first use, as a post-processor is created before other beans
+     * @param advisorOrder where admission runs among the bean's other advisors: inside every advisor whose order is
+     *                     at most this value, outside the others
+     */
+    DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries, int advisorOrder) {
         this.entries = SingletonSupplier.of(entries);
-        this.advisor = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT, new DbBulkheadInterceptor(this.entries));
-        setBeforeExistingAdvisors(true);
+        DefaultPointcutAdvisor admission = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT,
+                new DbBulkheadInterceptor(this.entries));
+        admission.setOrder(advisorOrder);
+        this.advisor = admission;
         setProxyTargetClass(true);
+    }
+
+    /**
+     * {@code db.bulkhead.advisor-order}, bound from {@code environment} rather than through
+     * {@link BulkheadProperties}, which a post-processor must not create early.
+     */
+    static int advisorOrder(Environment environment) {
+        return Binder.get(environment).bind(BulkheadProperties.PREFIX + ".advisor-order", Integer.class)
+                .orElse(BulkheadProperties.DEFAULT_ADVISOR_ORDER);
     }
 
     @Override
@@ -51,7 +69,11 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         } else if (Proxy.isProxyClass(bean.getClass()) && isEligible(bean.getClass())) {
             checkInterfaces(beanName, bean.getClass());
         }
-        return super.postProcessAfterInitialization(bean, beanName);
+        Object proxy = super.postProcessAfterInitialization(bean, beanName);
+        if (proxy instanceof Advised advised && !advised.isFrozen()) {
+            AdvisorPlacement.place(advised, advisor);
+        }
+        return proxy;
     }
 
     /**

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
@@ -30,7 +31,7 @@ public final class UngatedEntriesAutoConfiguration {
     static DbBulkheadPostProcessor dbBulkheadUngatedPostProcessor(ObjectProvider<BulkheadProperties> properties,
             ListableBeanFactory beanFactory, ObjectProvider<PlatformTransactionManager> transactionManager,
             ObjectProvider<DataSource> dataSource,
-            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers) {
+            ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers, Environment environment) {
         return new DbBulkheadPostProcessor(() -> {
             BulkheadProperties settings = properties.getObject();
             if (settings.isEnabled()) {
@@ -38,6 +39,6 @@ public final class UngatedEntriesAutoConfiguration {
             }
             return DbBulkheadEntries.ungated(settings, new WorkloadTransactionManagers(beanFactory, transactionManager,
                     dataSource, transactionManagerCustomizers));
-        });
+        }, DbBulkheadPostProcessor.advisorOrder(environment));
     }
 }

@@ -40,6 +40,19 @@ class HttpApplicationTests extends WebApplicationTestSupport {
     }
 
     @Test
+    void aBrowserGetsBootsHtmlErrorPageFor503WithRetryAfterInsteadOfProblemJson() throws Exception {
+        HttpResponse<String> response;
+        try (HeldOperations running = HeldOperations.hold(registry.template("reports"), 2)) {
+            response = get("/workloads/reports", "text/html,application/xhtml+xml,*/*;q=0.8");
+        }
+
+        assertThat(response.statusCode()).isEqualTo(503);
+        assertThat(response.headers().firstValue("Retry-After")).hasValue("3");
+        assertThat(response.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/html");
+        assertThat(response.body()).contains("Whitelabel Error Page", "status=503");
+    }
+
+    @Test
     void aQueueTimeoutAnswers503WithTheDefaultRetryAfterInWholeSecondsRoundedUp() throws Exception {
         HttpResponse<String> response = getWhileHeld("orders", 8, "/workloads/orders");
 

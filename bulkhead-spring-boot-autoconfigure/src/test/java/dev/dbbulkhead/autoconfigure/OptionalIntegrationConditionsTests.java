@@ -28,7 +28,9 @@ class OptionalIntegrationConditionsTests {
         web.run(context -> assertThat(context).hasNotFailed()
                 .hasSingleBean(BulkheadsEndpoint.class)
                 .hasSingleBean(WorkloadTotals.class)
-                .hasSingleBean(BulkheadRejectedExceptionHandler.class));
+                .hasSingleBean(BulkheadRejectedExceptionHandler.class)
+                .hasSingleBean(BulkheadRejectionResolver.class)
+                .hasSingleBean(BulkheadRejectionFilter.class));
     }
 
     @Test
@@ -47,7 +49,9 @@ class OptionalIntegrationConditionsTests {
     void noHandlerWithoutSpringMvcOrOutsideAServletApplication() {
         web.withClassLoader(new FilteredClassLoader(DispatcherServlet.class))
                 .run(context -> assertThat(context).hasNotFailed()
-                        .doesNotHaveBean(BulkheadRejectedExceptionHandler.class));
+                        .doesNotHaveBean(BulkheadRejectedExceptionHandler.class)
+                        .doesNotHaveBean(BulkheadRejectionResolver.class)
+                        .doesNotHaveBean(BulkheadRejectionFilter.class));
         new ApplicationContextRunner()
                 .with(SharedDatabase::onBootJdbc)
                 .withConfiguration(BULKHEADS)

@@ -43,6 +43,10 @@ abstract class WebApplicationTestSupport {
         return send(HttpRequest.newBuilder(uri(path)).GET().build());
     }
 
+    HttpResponse<String> get(String path, String accept) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(uri(path)).header("Accept", accept).GET().build());
+    }
+
     HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.RejectionReason;
-import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.util.List;
@@ -83,8 +83,8 @@ class RepositoryEntryStartUpTests {
             assertThat(context).hasNotFailed();
             GatedCustomers customers = context.getBean(GatedCustomers.class);
             try (ExecutorService caller = Executors.newVirtualThreadPerTaskExecutor()) {
-                // B=1, Q=0: while this thread holds the only permit, a call from another thread must be refused.
-                try (Permit held = context.getBean(BulkheadRegistry.class).template("shop").gate().acquire()) {
+                // B=1, Q=0: while another operation holds the only permit, a call must be refused.
+                try (FullGate held = FullGate.of(context.getBean(BulkheadRegistry.class).template("shop"))) {
                     assertThatThrownBy(() -> caller.submit(() -> customers.save(new Customer("ada"))).get())
                             .isInstanceOf(ExecutionException.class).cause()
                             .isInstanceOfSatisfying(BulkheadRejectedException.class,

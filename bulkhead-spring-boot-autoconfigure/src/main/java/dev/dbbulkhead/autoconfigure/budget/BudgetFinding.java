@@ -21,7 +21,12 @@ public record BudgetFinding(Kind kind, String message) {
         /** The whole fleet may open more connections than the database accepts. */
         FLEET_OVER_CONNECTION_LIMIT,
         /** The fleet check could not read a pool's server: unreachable at start-up, or not PostgreSQL. */
-        FLEET_UNCHECKED
+        FLEET_UNCHECKED,
+        /**
+         * Open-session-in-view keeps a web request's connection after the gate's commit gave the permit back, and
+         * lazy loads while the response is written take connections no gate bounds.
+         */
+        OPEN_SESSION_IN_VIEW
     }
 
     @Override

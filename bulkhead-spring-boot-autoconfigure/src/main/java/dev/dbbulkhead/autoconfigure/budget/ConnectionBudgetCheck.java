@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -33,17 +34,32 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final ObjectProvider<BulkheadRegistry> registry;
     private final BulkheadProperties properties;
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
+    private final Supplier<List<BudgetFinding>> contextFindings;
     /** What each pool's server answered the fleet check at start-up; null before the check ran. */
     private volatile Map<DataSource, ServerAnswer> servers;
+    /** What the application's context added at start-up (open-session-in-view); empty before the check ran. */
+    private volatile List<BudgetFinding> contextFound = List.of();
 
     /**
      * @param failure makes the start-up failure of a report with findings in {@code fail} mode
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
                                  Function<ConnectionBudgetReport, RuntimeException> failure) {
+        this(registry, properties, failure, List::of);
+    }
+
+    /**
+     * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
+     * @param contextFindings what the application's context adds to the pools' arithmetic (open-session-in-view),
+     *                        asked once every singleton exists
+     */
+    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
+                                 Function<ConnectionBudgetReport, RuntimeException> failure,
+                                 Supplier<List<BudgetFinding>> contextFindings) {
         this.registry = registry;
         this.properties = properties;
         this.failure = failure;
+        this.contextFindings = contextFindings;
     }
 
     /**
@@ -62,8 +78,9 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
             return;
         }
         Map<DataSource, PoolBudget> pools = poolsOf(bulkheads);
+        contextFound = List.copyOf(contextFindings.get());
         servers = askServers(pools.keySet());
-        ConnectionBudgetReport assessed = assess(pools, servers);
+        ConnectionBudgetReport assessed = assess(pools, servers).with(contextFound);
         if (assessed.findings().isEmpty()) {
             logger.info(assessed.describe());
         } else if (properties.getBudget().getMode() == BudgetMode.FAIL) {
@@ -81,7 +98,7 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         Map<DataSource, ServerAnswer> answered = servers;
         BulkheadRegistry bulkheads = registry.getIfAvailable();
         return answered == null || bulkheads == null ? Optional.empty()
-                : Optional.of(assess(poolsOf(bulkheads), answered));
+                : Optional.of(assess(poolsOf(bulkheads), answered).with(contextFound));
     }
 
     private static Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {

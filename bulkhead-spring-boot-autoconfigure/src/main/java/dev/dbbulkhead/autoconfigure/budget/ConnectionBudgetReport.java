@@ -37,6 +37,16 @@ public record ConnectionBudgetReport(List<PoolBudget> pools, List<FleetBudget> f
         return new ConnectionBudgetReport(List.copyOf(pools), List.copyOf(fleets), List.copyOf(findings));
     }
 
+    /** This report with {@code more} findings after its own: what the application's context tells beyond the pools. */
+    public ConnectionBudgetReport with(List<BudgetFinding> more) {
+        if (more.isEmpty()) {
+            return this;
+        }
+        List<BudgetFinding> all = new ArrayList<>(findings);
+        all.addAll(more);
+        return new ConnectionBudgetReport(pools, fleets, List.copyOf(all));
+    }
+
     private static void assessPool(PoolBudget budget, List<BudgetFinding> findings) {
         PoolLimits pool = budget.pool();
         int size = pool.maximumPoolSize();
