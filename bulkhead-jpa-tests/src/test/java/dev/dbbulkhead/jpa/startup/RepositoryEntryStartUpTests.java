@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import java.util.List;
