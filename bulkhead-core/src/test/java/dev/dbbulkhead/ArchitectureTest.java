@@ -23,7 +23,8 @@ class ArchitectureTest {
     @Test
     void theGateAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
         noClasses()
-                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..")
+                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..",
+                        "dev.dbbulkhead.fleet..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "io.micrometer..")
                 .because("the core runs without Spring or Micrometer on the class path")
                 .check(productionClasses);
