@@ -28,6 +28,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
  * Fleet coordination through the shared PostgreSQL, with {@code db.bulkhead.fleet.coordination=postgres}: this
@@ -79,6 +81,18 @@ public final class BulkheadFleetAutoConfiguration {
         List<ShareTarget> targets = ceilings.isEmpty() ? List.of(poolShare)
                 : List.of(new GateShares(ceilings), poolShare);
         return new FleetMembership(scheduler -> new FleetMember(coordinator, settings, targets, scheduler), ceilings);
+    }
+
+    /** The fleet meters, when the application has Micrometer. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    static final class FleetMetrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        FleetMeterBinder dbBulkheadFleetMeterBinder(FleetMembership membership) {
+            return new FleetMeterBinder(membership);
+        }
     }
 
     /**
