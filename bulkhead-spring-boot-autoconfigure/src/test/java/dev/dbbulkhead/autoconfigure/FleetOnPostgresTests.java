@@ -151,6 +151,7 @@ class FleetOnPostgresTests {
             }
             return grantsInTable().equals(expected);
         });
+        assertThat(violations).as("what the sampler saw until the fair split after %s", change).isEmpty();
         Map<String, Integer> after = renewals();
         renewalsBefore.forEach((name, count) -> {
             if (live.containsKey(name)) {
