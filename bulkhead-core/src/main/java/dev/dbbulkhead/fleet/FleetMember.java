@@ -276,6 +276,7 @@ public final class FleetMember {
                 + (servesNow ? "" : "; cannot serve: fewer connections than workloads, each gate keeps a B of 1"));
     }
 
+    /** What the member may be using: its applied share, or more while work admitted under a larger one drains. */
     private int connectionsInUse() {
         int inUse;
         state.lock();
@@ -284,10 +285,7 @@ public final class FleetMember {
         } finally {
             state.unlock();
         }
-        for (ShareTarget target : targets) {
-            inUse = Math.max(inUse, target.connectionsInUse());
-        }
-        return inUse;
+        return Math.max(inUse, maxInUse());
     }
 
     private boolean awaitDrained(long validUntil) {

@@ -40,7 +40,7 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
             throw new IllegalArgumentException("floor must be between 1 and the pool's maximum size " + demand
                     + ", was " + floor);
         }
-        if (!heartbeat.isPositive() || heartbeat.compareTo(Duration.ofDays(1)) > 0) {
+        if (heartbeat.isNegative() || heartbeat.isZero() || heartbeat.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("heartbeat must be above 0s and at most 1 day, was " + heartbeat);
         }
         if (leaseTtl.compareTo(heartbeat.multipliedBy(2)) < 0 || leaseTtl.compareTo(Duration.ofDays(2)) > 0) {

@@ -18,7 +18,7 @@ public record LeaseRequest(String memberId, int weight, int demand, int connecti
     public LeaseRequest {
         Objects.requireNonNull(memberId, "memberId");
         Objects.requireNonNull(leaseTtl, "leaseTtl");
-        if (weight < 1 || demand < 1 || connectionsInUse < 0 || !leaseTtl.isPositive()) {
+        if (weight < 1 || demand < 1 || connectionsInUse < 0 || leaseTtl.isNegative() || leaseTtl.isZero()) {
             throw new IllegalArgumentException("weight and demand must be at least 1, connections in use at least 0"
                     + " and the lease ttl positive, were " + weight + ", " + demand + ", " + connectionsInUse
                     + ", " + leaseTtl);
