@@ -133,7 +133,8 @@ class FleetOnPostgresTests {
 
     /**
      * Waits until every live instance applies its fair share, the table grants exactly those shares, and then checks
-     * that the slowest-beating member needed no more than two heartbeats (plus the one under way) since {@code renewalsBefore}.
+     * that the slowest-beating member needed no more than two heartbeats (plus the one under way) since
+     * {@code renewalsBefore}.
      */
     private void awaitFairSplit(String change, Map<String, Integer> renewalsBefore) {
         List<String> names = List.copyOf(live.keySet());
