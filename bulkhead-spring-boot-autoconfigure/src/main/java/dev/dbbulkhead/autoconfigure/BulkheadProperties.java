@@ -32,7 +32,7 @@ public class BulkheadProperties {
     /** Start-up checks of the gates' budgets against their pools. */
     private final Budget budget = new Budget();
 
-    /** Start-up check of the whole fleet's connections against the database's connection limit. */
+    /** The fleet's connections: checked against the database's limit at start-up, and optionally coordinated. */
     private final Fleet fleet = new Fleet();
 
     public boolean isEnabled() {
@@ -82,7 +82,10 @@ public class BulkheadProperties {
         }
     }
 
-    /** The fleet of instances sharing one database; unset max-instances skips the fleet check. */
+    /**
+     * The fleet of instances sharing one database; unset max-instances skips the fleet check, and coordination
+     * (off by default) divides a connection budget among the running instances.
+     */
     public static class Fleet {
 
         /** Peak number of instances at once, autoscaling and rolling-deploy overlap included; at least 1. */
