@@ -28,7 +28,8 @@ class ArchitectureTest {
     @Test
     void theGateAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
         noClasses()
-                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..")
+                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..",
+                        "dev.dbbulkhead.fleet..")
                 .should().dependOnClassesThat(resideInAnyPackage("org.springframework..", "io.micrometer..")
                         // An annotation whose type is missing is ignored by the JVM: @DbBulkhead may carry
                         // Spring's AOT marker (and, as its default value, the marker's processor).

@@ -13,7 +13,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /** The {@code dbbulkheads} actuator endpoint, when the actuator is on the class path and the endpoint is exposed. */
-@AutoConfiguration(after = BulkheadAutoConfiguration.class)
+@AutoConfiguration(after = {BulkheadAutoConfiguration.class, BulkheadFleetAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean(BulkheadRegistry.class)
 @ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
@@ -28,8 +28,9 @@ public final class BulkheadEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
-                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget) {
-        return new BulkheadsEndpoint(registry, totals, beanFactory, budget);
+                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
+                                        ObjectProvider<FleetMembership> fleet) {
+        return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet);
     }
 
     @Bean

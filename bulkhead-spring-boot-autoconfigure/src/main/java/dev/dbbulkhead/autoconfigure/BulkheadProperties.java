@@ -1,5 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.fleet.FleetSettings;
+import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -47,7 +49,7 @@ public class BulkheadProperties {
     /** Start-up checks of the gates' budgets against their pools. */
     private final Budget budget = new Budget();
 
-    /** Start-up check of the whole fleet's connections against the database's connection limit. */
+    /** The fleet's connections: checked against the database's limit at start-up, and optionally coordinated. */
     private final Fleet fleet = new Fleet();
 
     public boolean isEnabled() {
@@ -105,7 +107,10 @@ public class BulkheadProperties {
         }
     }
 
-    /** The fleet of instances sharing one database; unset max-instances skips the fleet check. */
+    /**
+     * The fleet of instances sharing one database; unset max-instances skips the fleet check, and coordination
+     * (off by default) divides a connection budget among the running instances.
+     */
     public static class Fleet {
 
         /** Peak number of instances at once, autoscaling and rolling-deploy overlap included; at least 1. */
@@ -113,6 +118,27 @@ public class BulkheadProperties {
 
         /** Connections other clients (batch jobs, operators, other services) may hold; at least 0. */
         private int otherConnections;
+
+        /** Who divides the connection budget among the running instances: none (each keeps its pool) or postgres. */
+        private FleetCoordination coordination = FleetCoordination.NONE;
+
+        /** Connections all coordinated instances may use together; at least 1. Default: max_connections − reserved − other-connections. */
+        private Integer connectionBudget;
+
+        /** How often an instance renews its lease and settles its share; positive. */
+        private Duration heartbeat = FleetSettings.DEFAULT_HEARTBEAT;
+
+        /** How long a lease lasts unrenewed: a dead instance's share returns after it; at least two heartbeats. */
+        private Duration leaseTtl = FleetSettings.DEFAULT_LEASE_TTL;
+
+        /** This instance's weight in the split of the budget; at least 1. */
+        private int weight = FleetSettings.DEFAULT_WEIGHT;
+
+        /** Connections an instance keeps without a lease (at start, and when its lease lapsed); at least 1. Default: one per coordinated workload. */
+        private Integer floor;
+
+        /** Table of the leases, optionally schema-qualified; created on first use. */
+        private String table = PostgresFleetCoordinator.DEFAULT_TABLE;
 
         public Integer getMaxInstances() {
             return maxInstances;
@@ -129,6 +155,70 @@ public class BulkheadProperties {
         public void setOtherConnections(int otherConnections) {
             this.otherConnections = otherConnections;
         }
+
+        public FleetCoordination getCoordination() {
+            return coordination;
+        }
+
+        public void setCoordination(FleetCoordination coordination) {
+            this.coordination = coordination;
+        }
+
+        public Integer getConnectionBudget() {
+            return connectionBudget;
+        }
+
+        public void setConnectionBudget(Integer connectionBudget) {
+            this.connectionBudget = connectionBudget;
+        }
+
+        public Duration getHeartbeat() {
+            return heartbeat;
+        }
+
+        public void setHeartbeat(Duration heartbeat) {
+            this.heartbeat = heartbeat;
+        }
+
+        public Duration getLeaseTtl() {
+            return leaseTtl;
+        }
+
+        public void setLeaseTtl(Duration leaseTtl) {
+            this.leaseTtl = leaseTtl;
+        }
+
+        public int getWeight() {
+            return weight;
+        }
+
+        public void setWeight(int weight) {
+            this.weight = weight;
+        }
+
+        public Integer getFloor() {
+            return floor;
+        }
+
+        public void setFloor(Integer floor) {
+            this.floor = floor;
+        }
+
+        public String getTable() {
+            return table;
+        }
+
+        public void setTable(String table) {
+            this.table = table;
+        }
+    }
+
+    /** Who divides the fleet's connection budget among the running instances. */
+    public enum FleetCoordination {
+        /** Nobody: each instance keeps its configured pool and gates (the start-up check still applies). */
+        NONE,
+        /** Leases in a table of the shared PostgreSQL. */
+        POSTGRES
     }
 
     /** The settings of one workload; an unset (null) key falls back to the defaults. */

@@ -3,13 +3,18 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.autoconfigure.budget.BudgetFinding;
 import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.autoconfigure.budget.PoolLimits;
+import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -37,13 +42,22 @@ public class BulkheadsEndpoint {
     private final WorkloadTotals totals;
     private final ListableBeanFactory beanFactory;
     private final ObjectProvider<ConnectionBudgetCheck> budgetCheck;
+    private final ObjectProvider<FleetMembership> fleet;
 
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
                              ObjectProvider<ConnectionBudgetCheck> budgetCheck) {
+        this(registry, totals, beanFactory, budgetCheck, null);
+    }
+
+    /** @param fleet this instance's fleet membership, when coordination is on; null or empty otherwise */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet) {
         this.registry = registry;
         this.totals = totals;
         this.beanFactory = beanFactory;
         this.budgetCheck = budgetCheck;
+        this.fleet = fleet;
     }
 
     /** Every workload, in the registry's order. */
@@ -53,7 +67,7 @@ public class BulkheadsEndpoint {
         for (String name : registry.names()) {
             workloads.put(name, describe(registry.template(name)));
         }
-        return new Bulkheads(workloads, budget());
+        return new Bulkheads(workloads, budget(), fleet());
     }
 
     /** One workload; none (HTTP 404) for an unknown name. */
@@ -80,7 +94,14 @@ public class BulkheadsEndpoint {
         }
         try {
             // A limit left out is kept as it is at the moment of the change, not as it was read before it.
-            if (maxQueued == null) {
+            Optional<ConcurrencyCeiling> ceiling = membership().flatMap(member -> member.ceiling(name));
+            if (maxConcurrent != null && ceiling.isPresent()) {
+                // A fleet-coordinated B is requested through its ceiling, so that the fleet share still caps it.
+                ceiling.get().request(maxConcurrent);
+                if (maxQueued != null) {
+                    template.gate().resizeQueued(maxQueued);
+                }
+            } else if (maxQueued == null) {
                 template.gate().resizeConcurrent(maxConcurrent);
             } else if (maxConcurrent == null) {
                 template.gate().resizeQueued(maxQueued);
@@ -113,6 +134,14 @@ public class BulkheadsEndpoint {
                 .orElseGet(() -> new Pool(beanName, null, null, null));
     }
 
+    private Optional<FleetMembership> membership() {
+        return fleet == null ? Optional.empty() : Optional.ofNullable(fleet.getIfAvailable());
+    }
+
+    private @Nullable Fleet fleet() {
+        return membership().map(member -> Fleet.of(member.snapshot(), member.ceilings())).orElse(null);
+    }
+
     private @Nullable Budget budget() {
         ConnectionBudgetCheck check = budgetCheck.getIfAvailable();
         return check == null ? null : check.report()
@@ -126,8 +155,59 @@ public class BulkheadsEndpoint {
      *
      * @param workloads every workload
      * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
+     * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
      */
-    public record Bulkheads(Map<String, Workload> workloads, @Nullable Budget budget) implements OperationResponseBody {
+    public record Bulkheads(Map<String, Workload> workloads, @Nullable Budget budget, @Nullable Fleet fleet)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * This instance in the fleet, as of its last renewal.
+     *
+     * @param memberId    its id in the fleet's table
+     * @param status      joining, leased, lapsed (coordinator unreachable past the lease) or left
+     * @param connections the connections it applies now (its pool's maximum, its gates' B added up)
+     * @param granted     what its lease grants
+     * @param target      its fair share, which it grows or shrinks to
+     * @param budget      the connections the whole fleet may use
+     * @param canServe    false when fewer connections than workloads leave a gate without one
+     * @param leaseLeft   how long its lease stays valid by its own reckoning (ISO-8601)
+     * @param lastFailure why the last renewal failed; null when it succeeded
+     * @param ceilings    each coordinated workload's cap on B from the share
+     * @param members     every member with an unexpired lease
+     */
+    public record Fleet(String memberId, String status, int connections, int granted, int target, int budget,
+                        boolean canServe, String leaseLeft, @Nullable String lastFailure,
+                        Map<String, Integer> ceilings, List<Member> members) {
+
+        static Fleet of(FleetMember.Snapshot snapshot, Map<String, ConcurrencyCeiling> ceilings) {
+            Map<String, Integer> caps = new LinkedHashMap<>();
+            ceilings.forEach((workload, ceiling) -> caps.put(workload, ceiling.ceiling()));
+            return new Fleet(snapshot.memberId(), snapshot.status().name().toLowerCase(Locale.ROOT),
+                    snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.canServe(),
+                    snapshot.leaseLeft().toString(), snapshot.lastFailure(), caps,
+                    snapshot.members().stream().map(Member::of).toList());
+        }
+    }
+
+    /**
+     * A member of the fleet as the coordinator saw it at this instance's last renewal.
+     *
+     * @param memberId  its id
+     * @param weight    its weight in the split
+     * @param demand    the most connections it can use (its pool's configured maximum)
+     * @param granted   what its lease grants
+     * @param target    its fair share at its last renewal
+     * @param leaseAge  time since its last renewal (ISO-8601)
+     * @param leaseLeft time until its lease expires (ISO-8601)
+     */
+    public record Member(String memberId, int weight, int demand, int granted, int target, String leaseAge,
+                         String leaseLeft) {
+
+        static Member of(FleetMemberState state) {
+            return new Member(state.memberId(), state.weight(), state.demand(), state.granted(), state.target(),
+                    state.leaseAge().toString(), state.leaseLeft().toString());
+        }
     }
 
     /**

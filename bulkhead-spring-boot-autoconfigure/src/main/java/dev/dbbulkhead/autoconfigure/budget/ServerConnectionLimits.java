@@ -15,12 +15,12 @@ import javax.sql.DataSource;
  * @param superuserReserved {@code superuser_reserved_connections}
  * @param reserved          {@code reserved_connections} (0 before PostgreSQL 16)
  */
-record ServerConnectionLimits(String server, int maxConnections, int superuserReserved, int reserved) {
+public record ServerConnectionLimits(String server, int maxConnections, int superuserReserved, int reserved) {
 
     private static final String POSTGRESQL = "PostgreSQL";
 
     /** Why the limits of a pool's server could not be read. */
-    static final class Unreadable extends Exception {
+    public static final class Unreadable extends Exception {
 
         private static final long serialVersionUID = 1L;
 
@@ -34,7 +34,7 @@ record ServerConnectionLimits(String server, int maxConnections, int superuserRe
      *
      * @throws Unreadable when no connection could be had, or the database is not PostgreSQL
      */
-    static ServerConnectionLimits of(DataSource dataSource) throws Unreadable {
+    public static ServerConnectionLimits of(DataSource dataSource) throws Unreadable {
         try (Connection connection = dataSource.getConnection()) {
             String product = connection.getMetaData().getDatabaseProductName();
             if (!POSTGRESQL.equals(product)) {
@@ -53,5 +53,10 @@ record ServerConnectionLimits(String server, int maxConnections, int superuserRe
             // HikariCP reports a pool that cannot open its first connection with a RuntimeException.
             throw new Unreadable("could not connect or read max_connections: " + failed.getMessage(), failed);
         }
+    }
+
+    /** Connections the server accepts from ordinary roles, less {@code otherConnections} that others may hold. */
+    public long usableBy(long otherConnections) {
+        return (long) maxConnections - superuserReserved - reserved - otherConnections;
     }
 }

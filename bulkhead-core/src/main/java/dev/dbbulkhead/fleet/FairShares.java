@@ -1,0 +1,91 @@
+package dev.dbbulkhead.fleet;
+
+import java.util.List;
+
+/**
+ * Divides a whole number of connections among claimants, weighted max-min fair: nobody gets more than it asks for,
+ * what one does not need is shared among the others in proportion to their weights, and the whole units left by
+ * rounding go to the largest fractions, earlier claimants first on ties. Pure policy: no clock, no database.
+ */
+public final class FairShares {
+
+    private FairShares() {
+    }
+
+    /**
+     * One claimant.
+     *
+     * @param weight its relative size, at least 1
+     * @param demand the most it can use, at least 0
+     */
+    public record Claim(int weight, int demand) {
+
+        public Claim {
+            if (weight < 1) {
+                throw new IllegalArgumentException("weight must be between 1 and " + Integer.MAX_VALUE
+                        + ", was " + weight);
+            }
+            if (demand < 0) {
+                throw new IllegalArgumentException("demand must be between 0 and " + Integer.MAX_VALUE
+                        + ", was " + demand);
+            }
+        }
+    }
+
+    /**
+     * @param total  what there is to divide, at least 0
+     * @param claims the claimants, in the order that breaks ties
+     * @return each claimant's share, in the order of {@code claims}; the shares add up to at most {@code total}
+     */
+    public static int[] split(int total, List<Claim> claims) {
+        if (total < 0) {
+            throw new IllegalArgumentException("total must be between 0 and " + Integer.MAX_VALUE + ", was " + total);
+        }
+        int count = claims.size();
+        int[] shares = new int[count];
+        boolean[] satisfied = new boolean[count];
+        long remaining = total;
+        long openWeight = claims.stream().mapToLong(Claim::weight).sum();
+        // Water-filling: whoever asks for no more than its proportional part of what is left gets all it asks for,
+        // which leaves more for the others; repeat until the rest all want more than their part.
+        boolean changed = true;
+        while (changed && openWeight > 0) {
+            changed = false;
+            for (int i = 0; i < count; i++) {
+                Claim claim = claims.get(i);
+                if (!satisfied[i] && (long) claim.demand() * openWeight <= remaining * claim.weight()) {
+                    satisfied[i] = true;
+                    shares[i] = claim.demand();
+                    remaining -= claim.demand();
+                    openWeight -= claim.weight();
+                    changed = true;
+                }
+            }
+        }
+        if (openWeight == 0) {
+            return shares;
+        }
+        long handedOut = 0;
+        for (int i = 0; i < count; i++) {
+            if (!satisfied[i]) {
+                shares[i] = (int) (remaining * claims.get(i).weight() / openWeight);
+                handedOut += shares[i];
+            }
+        }
+        // Each open claimant wants more than its exact part, so a unit more never passes its demand.
+        for (long left = remaining - handedOut; left > 0; left--) {
+            int largest = -1;
+            long largestFraction = -1;
+            for (int i = 0; i < count; i++) {
+                long fraction = remaining * claims.get(i).weight() % openWeight;
+                if (!satisfied[i] && fraction > largestFraction) {
+                    largest = i;
+                    largestFraction = fraction;
+                }
+            }
+            shares[largest]++;
+            satisfied[largest] = true;
+        }
+        return shares;
+    }
+}

@@ -1,0 +1,325 @@
+package dev.dbbulkhead.fleet;
+
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+
+/**
+ * This instance's membership of the fleet: it renews its lease every heartbeat and applies the share it was
+ * granted to its {@link ShareTarget}s (gates, pool). Mechanism only; the coordinator holds the budget.
+ *
+ * <p>The rules that keep the fleet within its budget:
+ * <ul>
+ *   <li><b>Never use an ungranted share.</b> The instance grows only to what a renewal granted, and only while
+ *       that lease is valid by its own clock: from the moment <em>before</em> it asked for the renewal, less two
+ *       lease checks ({@link FleetSettings#leaseCheck()}), so that it has stopped using the share before the
+ *       coordinator's clock lets anyone else take it.</li>
+ *   <li><b>Shrink before giving back.</b> A lowered target is applied to every target first; the share is given
+ *       back in a second renewal at once, and never below what the pool still holds.</li>
+ *   <li><b>Unreachable coordinator.</b> The last share is kept until the lease would have expired, then the
+ *       instance falls to its floor and grows again only with a new grant.</li>
+ * </ul>
+ * Thread-safe; the heartbeat and the lease check run on the given scheduler.
+ */
+public final class FleetMember {
+
+    private static final System.Logger logger = System.getLogger(FleetMember.class.getName());
+
+    /** Where the member stands. */
+    public enum Status {
+        /** Started, no lease granted yet: running on the floor. */
+        JOINING,
+        /** Holding an unexpired lease. */
+        LEASED,
+        /** Its lease expired unrenewed (coordinator unreachable): running on the floor. */
+        LAPSED,
+        /** Stopped: its share given back. */
+        LEFT
+    }
+
+    /**
+     * The member as it stands.
+     *
+     * @param memberId  its id
+     * @param status    where it stands
+     * @param applied   the connections its targets are bounded by now
+     * @param granted   what its last lease granted (0 without a lease)
+     * @param target    its fair share at its last renewal
+     * @param budget    the fleet's budget at its last renewal (0 before one)
+     * @param canServe  false when the connections applied leave a gate without one
+     * @param leaseLeft how long its lease stays valid by its own reckoning; zero without a lease
+     * @param members   the fleet at its last renewal, in member-id order
+     * @param lastFailure why the last renewal failed; null when it succeeded
+     */
+    public record Snapshot(String memberId, Status status, int applied, int granted, int target, int budget,
+                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members, String lastFailure) {
+    }
+
+    private final FleetCoordinator coordinator;
+    private final FleetSettings settings;
+    private final List<ShareTarget> targets;
+    private final ScheduledExecutorService scheduler;
+    private final LongSupplier nanoTime;
+    private final long leaseTtlNanos;
+    private final long leaseCheckNanos;
+    /** Held through a whole heartbeat, so that stopping waits for one in flight. */
+    private final ReentrantLock renewal = new ReentrantLock();
+    /** Guards the state below; never held while talking to the coordinator. */
+    private final ReentrantLock state = new ReentrantLock();
+
+    private Status status = Status.JOINING;
+    private int applied;
+    private boolean canServe;
+    private long validUntilNanos;
+    private Lease lease;
+    private String lastFailure;
+    private ScheduledFuture<?> heartbeatTask;
+    private ScheduledFuture<?> leaseCheckTask;
+
+    /**
+     * @param targets   what uses the share, in the order to shrink them (they grow in reverse order)
+     * @param scheduler runs the heartbeat and the lease check; stopping it without {@link #stop()} ends the
+     *                  membership without a goodbye, as a killed process would
+     */
+    public FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
+                       ScheduledExecutorService scheduler) {
+        this(coordinator, settings, targets, scheduler, System::nanoTime);
+    }
+
+    FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
+                ScheduledExecutorService scheduler, LongSupplier nanoTime) {
+        this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.targets = List.copyOf(targets);
+        this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
+        this.nanoTime = nanoTime;
+        this.leaseTtlNanos = settings.leaseTtl().toNanos();
+        this.leaseCheckNanos = settings.leaseCheck().toNanos();
+    }
+
+    /** Falls to the floor, then starts renewing: the first heartbeat at once. */
+    public void start() {
+        state.lock();
+        try {
+            applyLocked(settings.floor(), "joining");
+            heartbeatTask = scheduler.scheduleWithFixedDelay(this::heartbeat, 0, settings.heartbeat().toNanos(),
+                    TimeUnit.NANOSECONDS);
+            leaseCheckTask = scheduler.scheduleWithFixedDelay(this::checkLease, leaseCheckNanos, leaseCheckNanos,
+                    TimeUnit.NANOSECONDS);
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /**
+     * Leaves the fleet: stops renewing, falls to the floor, waits while the pool still holds more (at most until
+     * the lease would expire), then gives the share back. Returns once done; if the pool never drained or the
+     * coordinator cannot be reached the share is not given back early and returns when the lease expires.
+     */
+    public void stop() {
+        state.lock();
+        try {
+            cancel(heartbeatTask);
+            cancel(leaseCheckTask);
+        } finally {
+            state.unlock();
+        }
+        renewal.lock();
+        try {
+            long validUntil;
+            state.lock();
+            try {
+                applyLocked(settings.floor(), "leaving");
+                // Without a valid lease there is nothing to wait for: the share is not the member's to use.
+                validUntil = leased() ? validUntilNanos : nanoTime.getAsLong();
+            } finally {
+                state.unlock();
+            }
+            boolean drained = awaitDrained(validUntil);
+            boolean gaveBack = drained && giveBack();
+            state.lock();
+            try {
+                status = Status.LEFT;
+                lease = null;
+            } finally {
+                state.unlock();
+            }
+            logger.log(Level.INFO, () -> "Fleet member " + settings.memberId() + " left the fleet"
+                    + (gaveBack ? ", its share given back" : ", its share returns when its lease expires"));
+        } finally {
+            renewal.unlock();
+        }
+    }
+
+    /** The member as it stands now. */
+    public Snapshot snapshot() {
+        state.lock();
+        try {
+            long left = leased() ? Math.max(0, validUntilNanos - nanoTime.getAsLong()) : 0;
+            return new Snapshot(settings.memberId(), status, applied, lease == null ? 0 : lease.granted(),
+                    lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(), canServe,
+                    Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure);
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** How this member takes part. */
+    public FleetSettings settings() {
+        return settings;
+    }
+
+    /** One heartbeat; package-private so that tests can beat on their own clock. */
+    void heartbeat() {
+        renewal.lock();
+        try {
+            if (renewOnce()) {
+                // A lowered target was just applied: give the freed share back now, not a heartbeat later.
+                renewOnce();
+            }
+        } catch (RuntimeException unexpected) {
+            // A periodic task that throws is never run again: report and carry on with the next heartbeat.
+            logger.log(Level.WARNING, "Fleet member " + settings.memberId() + ": heartbeat failed", unexpected);
+        } finally {
+            renewal.unlock();
+        }
+    }
+
+    /** @return whether the member now uses less than it is granted and should give the rest back */
+    private boolean renewOnce() {
+        long askedAt = nanoTime.getAsLong();
+        Lease renewed;
+        try {
+            renewed = coordinator.renew(new LeaseRequest(settings.memberId(), settings.weight(), settings.demand(),
+                    connectionsInUse(), settings.leaseTtl()));
+        } catch (FleetUnavailableException unavailable) {
+            state.lock();
+            try {
+                if (lastFailure == null) {
+                    logger.log(Level.WARNING, "Fleet member " + settings.memberId() + " could not renew its lease;"
+                            + " keeping " + applied + " connections while the lease lasts: "
+                            + unavailable.getMessage());
+                }
+                lastFailure = unavailable.getMessage();
+            } finally {
+                state.unlock();
+            }
+            checkLease();
+            return false;
+        }
+        state.lock();
+        try {
+            long validUntil = askedAt + leaseTtlNanos - 2 * leaseCheckNanos;
+            lastFailure = null;
+            if (nanoTime.getAsLong() - validUntil >= 0) {
+                // Granted too late to be used safely: the lease check keeps the member on its floor.
+                return false;
+            }
+            validUntilNanos = validUntil;
+            lease = renewed;
+            status = Status.LEASED;
+            int previous = applied;
+            int use = Math.max(settings.floor(), Math.min(renewed.granted(), renewed.target()));
+            applyLocked(use, "granted " + renewed.granted() + ", target " + renewed.target() + " of budget "
+                    + renewed.budget() + " among " + renewed.members().size() + " members");
+            return use < previous && renewed.granted() > use;
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** Falls to the floor once the lease is no longer valid by this member's reckoning. */
+    void checkLease() {
+        state.lock();
+        try {
+            if (leased() && nanoTime.getAsLong() - validUntilNanos >= 0) {
+                status = Status.LAPSED;
+                applyLocked(settings.floor(), "lease expired unrenewed");
+            }
+        } finally {
+            state.unlock();
+        }
+    }
+
+    private boolean leased() {
+        return status == Status.LEASED;
+    }
+
+    /** Bounds every target by {@code connections}: shrinking in the targets' order, growing in reverse. */
+    private void applyLocked(int connections, String why) {
+        int previous = applied;
+        if (connections == previous) {
+            return;
+        }
+        boolean serves = true;
+        if (connections < previous) {
+            for (ShareTarget target : targets) {
+                serves &= target.apply(connections);
+            }
+        } else {
+            for (int i = targets.size() - 1; i >= 0; i--) {
+                serves &= targets.get(i).apply(connections);
+            }
+        }
+        applied = connections;
+        canServe = serves;
+        boolean servesNow = serves;
+        logger.log(servesNow ? Level.INFO : Level.WARNING, () -> "Fleet member " + settings.memberId() + ": "
+                + previous + " → " + connections + " connections (" + why + ")"
+                + (servesNow ? "" : "; cannot serve: fewer connections than workloads, each gate keeps a B of 1"));
+    }
+
+    /** What the member may be using: its applied share, or more while work admitted under a larger one drains. */
+    private int connectionsInUse() {
+        int inUse;
+        state.lock();
+        try {
+            inUse = applied;
+        } finally {
+            state.unlock();
+        }
+        return Math.max(inUse, maxInUse());
+    }
+
+    private boolean awaitDrained(long validUntil) {
+        long pause = Math.max(1, leaseCheckNanos / 10);
+        while (maxInUse() > settings.floor()) {
+            if (nanoTime.getAsLong() - validUntil >= 0 || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            LockSupport.parkNanos(pause);
+        }
+        return true;
+    }
+
+    private int maxInUse() {
+        int inUse = 0;
+        for (ShareTarget target : targets) {
+            inUse = Math.max(inUse, target.connectionsInUse());
+        }
+        return inUse;
+    }
+
+    private boolean giveBack() {
+        try {
+            coordinator.leave(settings.memberId());
+            return true;
+        } catch (FleetUnavailableException unavailable) {
+            logger.log(Level.WARNING, unavailable.getMessage());
+            return false;
+        }
+    }
+
+    private static void cancel(ScheduledFuture<?> task) {
+        if (task != null) {
+            task.cancel(false);
+        }
+    }
+}

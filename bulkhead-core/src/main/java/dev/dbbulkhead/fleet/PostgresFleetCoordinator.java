@@ -1,0 +1,229 @@
+package dev.dbbulkhead.fleet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+
+/**
+ * The fleet's budget kept in a table of the shared PostgreSQL, one row per member, the way a scheduler lock is
+ * kept in the database: no infrastructure beyond the database every member already uses.
+ *
+ * <p>Each renewal is one transaction that locks the table in {@code EXCLUSIVE} mode (plain reads go on; renewals
+ * and leaves of all members queue), reads the server's {@code clock_timestamp()} once, deletes the rows whose lease
+ * expired by it, and settles the member's grant ({@link ShareSettlement}) against the rows left. Leases are judged
+ * only on the server's clock, so the members' clocks need not agree. The table is created on first use.
+ */
+public final class PostgresFleetCoordinator implements FleetCoordinator {
+
+    /** Default table, in the connections' default schema. */
+    public static final String DEFAULT_TABLE = "db_bulkhead_fleet";
+
+    private static final Pattern TABLE_NAME =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
+    private final DataSource connections;
+    private final String table;
+    private final int budget;
+    private volatile boolean tableReady;
+
+    /**
+     * @param connections where the table lives; best a small pool of its own, so that a renewal never waits
+     *                    behind the application's work for a connection
+     * @param table       the table, optionally schema-qualified ({@code schema.table}); plain identifiers only
+     * @param budget      the connections the fleet may use; members should all give the same, and where they
+     *                    differ the smallest of the live members' budgets applies
+     */
+    public PostgresFleetCoordinator(DataSource connections, String table, int budget) {
+        this.connections = Objects.requireNonNull(connections, "connections");
+        if (table == null || !TABLE_NAME.matcher(table).matches()) {
+            throw new IllegalArgumentException("table must be an unquoted identifier, optionally schema-qualified"
+                    + " (schema.table), was '" + table + "'");
+        }
+        if (budget < 1) {
+            throw new IllegalArgumentException("connection budget must be between 1 and " + Integer.MAX_VALUE
+                    + ", was " + budget);
+        }
+        this.table = table;
+        this.budget = budget;
+    }
+
+    /** The DDL of the table, for users who create it themselves. */
+    public String createTableStatement() {
+        return "CREATE TABLE IF NOT EXISTS " + table + " ("
+                + "member_id text PRIMARY KEY, "
+                + "weight integer NOT NULL, "
+                + "demand integer NOT NULL, "
+                + "granted integer NOT NULL, "
+                + "target integer NOT NULL, "
+                + "budget integer NOT NULL, "
+                + "joined_at timestamptz NOT NULL, "
+                + "renewed_at timestamptz NOT NULL, "
+                + "lease_expires_at timestamptz NOT NULL)";
+    }
+
+    @Override
+    public Lease renew(LeaseRequest request) {
+        try (Connection connection = connections.getConnection()) {
+            ensureTable(connection);
+            return inTransaction(connection, request.leaseTtl(), () -> settle(connection, request));
+        } catch (SQLException e) {
+            throw new FleetUnavailableException("Could not renew the lease of fleet member '" + request.memberId()
+                    + "' in table " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void leave(String memberId) {
+        try (Connection connection = connections.getConnection();
+             PreparedStatement delete = connection.prepareStatement(
+                     "DELETE FROM " + table + " WHERE member_id = ?")) {
+            connection.setAutoCommit(true);
+            delete.setString(1, memberId);
+            delete.executeUpdate();
+        } catch (SQLException e) {
+            throw new FleetUnavailableException("Could not end the lease of fleet member '" + memberId
+                    + "' in table " + table + "; it ends when it expires: " + e.getMessage(), e);
+        }
+    }
+
+    /** The table's name, as configured. */
+    public String table() {
+        return table;
+    }
+
+    private Lease settle(Connection connection, LeaseRequest request) throws SQLException {
+        OffsetDateTime now;
+        try (Statement statement = connection.createStatement()) {
+            statement.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
+            try (ResultSet clock = statement.executeQuery("SELECT clock_timestamp()")) {
+                clock.next();
+                now = clock.getObject(1, OffsetDateTime.class);
+            }
+        }
+        try (PreparedStatement expire = connection.prepareStatement(
+                "DELETE FROM " + table + " WHERE lease_expires_at <= ?")) {
+            expire.setObject(1, now);
+            expire.executeUpdate();
+        }
+        List<Row> rows = rows(connection);
+        int fleetBudget = budget;
+        int ownGranted = 0;
+        List<ShareSettlement.Holder> others = new ArrayList<>();
+        for (Row row : rows) {
+            fleetBudget = Math.min(fleetBudget, row.budget());
+            if (row.memberId().equals(request.memberId())) {
+                ownGranted = row.granted();
+            } else {
+                others.add(new ShareSettlement.Holder(row.memberId(), row.weight(), row.demand(), row.granted()));
+            }
+        }
+        ShareSettlement.Settled settled = ShareSettlement.settle(fleetBudget, others, request, ownGranted);
+        OffsetDateTime expires = now.plus(request.leaseTtl());
+        try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
+                + " (member_id, weight, demand, granted, target, budget, joined_at, renewed_at, lease_expires_at)"
+                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (member_id) DO UPDATE SET weight = excluded.weight,"
+                + " demand = excluded.demand, granted = excluded.granted, target = excluded.target,"
+                + " budget = excluded.budget, renewed_at = excluded.renewed_at,"
+                + " lease_expires_at = excluded.lease_expires_at")) {
+            upsert.setString(1, request.memberId());
+            upsert.setInt(2, request.weight());
+            upsert.setInt(3, request.demand());
+            upsert.setInt(4, settled.granted());
+            upsert.setInt(5, settled.target());
+            upsert.setInt(6, budget);
+            upsert.setObject(7, now);
+            upsert.setObject(8, now);
+            upsert.setObject(9, expires);
+            upsert.executeUpdate();
+        }
+        List<FleetMemberState> members = new ArrayList<>();
+        for (Row row : rows) {
+            if (!row.memberId().equals(request.memberId())) {
+                members.add(new FleetMemberState(row.memberId(), row.weight(), row.demand(), row.granted(),
+                        row.target(), Duration.between(row.renewedAt(), now), Duration.between(now, row.expiresAt())));
+            }
+        }
+        members.add(new FleetMemberState(request.memberId(), request.weight(), request.demand(), settled.granted(),
+                settled.target(), Duration.ZERO, request.leaseTtl()));
+        members.sort(Comparator.comparing(FleetMemberState::memberId));
+        return new Lease(settled.granted(), settled.target(), fleetBudget, members);
+    }
+
+    private List<Row> rows(Connection connection) throws SQLException {
+        List<Row> rows = new ArrayList<>();
+        try (Statement statement = connection.createStatement();
+             ResultSet result = statement.executeQuery("SELECT member_id, weight, demand, granted, target, budget,"
+                     + " renewed_at, lease_expires_at FROM " + table)) {
+            while (result.next()) {
+                rows.add(new Row(result.getString(1), result.getInt(2), result.getInt(3), result.getInt(4),
+                        result.getInt(5), result.getInt(6), result.getObject(7, OffsetDateTime.class),
+                        result.getObject(8, OffsetDateTime.class)));
+            }
+        }
+        return rows;
+    }
+
+    private void ensureTable(Connection connection) throws SQLException {
+        if (tableReady) {
+            return;
+        }
+        inTransaction(connection, Duration.ofSeconds(30), () -> {
+            try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))");
+                 Statement create = connection.createStatement()) {
+                // Two members starting together would otherwise race on the catalog and one would fail.
+                lock.setString(1, table);
+                lock.executeQuery().close();
+                create.execute(createTableStatement());
+            }
+            return null;
+        });
+        tableReady = true;
+    }
+
+    /**
+     * Runs {@code work} in one transaction whose lock waits and statements are bounded by {@code bound}, so that a
+     * stuck renewal gives up instead of outliving the lease it renews.
+     */
+    private static <T> T inTransaction(Connection connection, Duration bound, SqlStep<T> work) throws SQLException {
+        boolean autoCommit = connection.getAutoCommit();
+        connection.setAutoCommit(false);
+        try {
+            try (Statement limits = connection.createStatement()) {
+                long millis = Math.max(1, bound.toMillis());
+                limits.execute("SET LOCAL lock_timeout = " + millis);
+                limits.execute("SET LOCAL statement_timeout = " + millis);
+            }
+            T result = work.run();
+            connection.commit();
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException rollback) {
+                e.addSuppressed(rollback);
+            }
+            throw e;
+        } finally {
+            connection.setAutoCommit(autoCommit);
+        }
+    }
+
+    @FunctionalInterface
+    private interface SqlStep<T> {
+        T run() throws SQLException;
+    }
+
+    private record Row(String memberId, int weight, int demand, int granted, int target, int budget,
+                       OffsetDateTime renewedAt, OffsetDateTime expiresAt) {
+    }
+}

@@ -1,0 +1,61 @@
+package dev.dbbulkhead.fleet;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * How a renewal settles a member's grant, for any coordinator to apply inside its serialised step. Policy only.
+ *
+ * <p>The member's fair target is its {@link FairShares} part of the budget among all unexpired leases. Growing is
+ * limited to what no other unexpired lease holds, so the grants never add up to more than the budget; shrinking
+ * stops at what the member still uses, so a share is given back only once the member has let go of it
+ * (shrink before grow).
+ */
+public final class ShareSettlement {
+
+    private ShareSettlement() {
+    }
+
+    /**
+     * Another member holding an unexpired lease.
+     *
+     * @param memberId its id
+     * @param weight   its weight
+     * @param demand   the most it can use
+     * @param granted  what its lease grants
+     */
+    public record Holder(String memberId, int weight, int demand, int granted) {
+    }
+
+    /**
+     * The renewing member's new grant.
+     *
+     * @param granted what its lease grants from now on
+     * @param target  its fair share
+     */
+    public record Settled(int granted, int target) {
+    }
+
+    /**
+     * @param budget     the fleet's budget
+     * @param others     the other members with unexpired leases
+     * @param request    the renewal
+     * @param ownGranted what the renewing member's lease granted until now; 0 when it joins
+     */
+    public static Settled settle(int budget, List<Holder> others, LeaseRequest request, int ownGranted) {
+        List<Holder> members = new ArrayList<>(others);
+        Holder self = new Holder(request.memberId(), request.weight(), request.demand(), ownGranted);
+        members.add(self);
+        members.sort(Comparator.comparing(Holder::memberId));
+        int[] targets = FairShares.split(Math.max(0, budget), members.stream()
+                .map(member -> new FairShares.Claim(member.weight(), member.demand())).toList());
+        int target = targets[members.indexOf(self)];
+        long othersGranted = others.stream().mapToLong(Holder::granted).sum();
+        int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, budget - othersGranted));
+        if (target >= ownGranted && ownGranted <= free) {
+            return new Settled(Math.min(target, free), target);
+        }
+        return new Settled(Math.max(Math.min(target, free), Math.min(ownGranted, request.connectionsInUse())), target);
+    }
+}

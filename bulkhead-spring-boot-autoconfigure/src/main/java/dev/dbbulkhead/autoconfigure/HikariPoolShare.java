@@ -1,0 +1,44 @@
+package dev.dbbulkhead.autoconfigure;
+
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.dbbulkhead.fleet.ShareTarget;
+
+/**
+ * Applies the instance's connections to its HikariCP pool at run time, so that the database sees the bound and not
+ * only the gates: the maximum pool size becomes the share (never above the size configured), and when the pool
+ * holds more than that its idle connections are closed at once and busy ones as they come back.
+ */
+final class HikariPoolShare implements ShareTarget {
+
+    private final HikariDataSource pool;
+    private final int configuredMaximum;
+
+    HikariPoolShare(HikariDataSource pool) {
+        this.pool = pool;
+        this.configuredMaximum = pool.getMaximumPoolSize();
+    }
+
+    @Override
+    public boolean apply(int connections) {
+        int maximum = Math.min(connections, configuredMaximum);
+        pool.setMaximumPoolSize(maximum);
+        HikariPoolMXBean running = pool.getHikariPoolMXBean();
+        if (running != null && running.getTotalConnections() > maximum) {
+            // HikariCP only stops opening connections past a lowered maximum; evicting closes the excess.
+            running.softEvictConnections();
+        }
+        return true;
+    }
+
+    @Override
+    public int connectionsInUse() {
+        HikariPoolMXBean running = pool.getHikariPoolMXBean();
+        return running == null ? 0 : running.getTotalConnections();
+    }
+
+    /** The maximum size the pool was configured with: the most the instance asks the fleet for. */
+    int configuredMaximum() {
+        return configuredMaximum;
+    }
+}
