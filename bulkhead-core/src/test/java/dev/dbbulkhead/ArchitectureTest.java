@@ -21,9 +21,10 @@ class ArchitectureTest {
     }
 
     @Test
-    void theGateAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
+    void theGateTheLimitAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
         noClasses()
-                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..")
+                .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..",
+                        "dev.dbbulkhead.limit..")
                 .should().dependOnClassesThat().resideInAnyPackage("org.springframework..", "io.micrometer..")
                 .because("the core runs without Spring or Micrometer on the class path")
                 .check(productionClasses);
