@@ -42,9 +42,15 @@ public final class BulkheadAutoConfiguration {
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
-            ObjectProvider<GateInstrumentation> instrumentations) {
+            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits) {
         return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
-                transactionManagerCustomizers, instrumentations);
+                transactionManagerCustomizers, instrumentations, adaptiveLimits);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdaptiveLimits dbBulkheadAdaptiveLimits() {
+        return new AdaptiveLimits();
     }
 
     @Bean
@@ -62,9 +68,10 @@ public final class BulkheadAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
-            BulkheadProperties properties) {
+            BulkheadProperties properties, AdaptiveLimits adaptiveLimits) {
         validateFleet(properties.getFleet());
-        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget);
+        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget,
+                adaptiveLimits::mostConcurrent);
     }
 
     private static void validateFleet(BulkheadProperties.Fleet fleet) {

@@ -28,7 +28,9 @@ public final class BulkheadEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
-                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget) {
-        return new BulkheadsEndpoint(registry, totals, beanFactory, budget);
+                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
+                                        ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+        return new BulkheadsEndpoint(registry, totals, beanFactory, budget,
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new));
     }
 }

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToIntFunction;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,16 +33,31 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final ObjectProvider<BulkheadRegistry> registry;
     private final BulkheadProperties properties;
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
+    private final ToIntFunction<BulkheadTemplate> mostConcurrent;
     private volatile ConnectionBudgetReport report;
 
     /**
+     * A check that counts each workload's B as it is at start-up.
+     *
      * @param failure makes the start-up failure of a report with findings in {@code fail} mode
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
                                  Function<ConnectionBudgetReport, RuntimeException> failure) {
+        this(registry, properties, failure, template -> template.gate().config().maxConcurrent());
+    }
+
+    /**
+     * @param failure        makes the start-up failure of a report with findings in {@code fail} mode
+     * @param mostConcurrent the most operations a workload's gate may ever run at once (the ceiling of an adaptive
+     *                       limit): what is added up, so that the arithmetic holds whatever B becomes
+     */
+    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
+                                 Function<ConnectionBudgetReport, RuntimeException> failure,
+                                 ToIntFunction<BulkheadTemplate> mostConcurrent) {
         this.registry = registry;
         this.properties = properties;
         this.failure = failure;
+        this.mostConcurrent = mostConcurrent;
     }
 
     @Override
@@ -68,13 +84,13 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         return Optional.ofNullable(report);
     }
 
-    private static Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {
+    private Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {
         Map<DataSource, PoolBudget> pools = new IdentityHashMap<>();
         for (String name : bulkheads.names()) {
             BulkheadTemplate template = bulkheads.template(name);
             template.dataSource().ifPresent(dataSource -> PoolLimits.of(dataSource).ifPresent(limits -> {
                 PoolBudget pool = pools.computeIfAbsent(dataSource, key -> new PoolBudget(limits, new ArrayList<>()));
-                pool.workloads().add(new WorkloadBudget(name, template.gate().config().maxConcurrent(),
+                pool.workloads().add(new WorkloadBudget(name, mostConcurrent.applyAsInt(template),
                         template.limits().deadline()));
             }));
         }
