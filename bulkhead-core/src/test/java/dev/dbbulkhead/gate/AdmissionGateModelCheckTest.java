@@ -84,7 +84,7 @@ public class AdmissionGateModelCheckTest {
         check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
     }
 
-    static void check(boolean invariant, String violation) {
+    public static void check(boolean invariant, String violation) {
         if (!invariant) {
             throw new AssertionError(violation);
         }
