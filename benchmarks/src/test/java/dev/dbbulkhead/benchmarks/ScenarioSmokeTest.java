@@ -2,6 +2,8 @@ package dev.dbbulkhead.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
 import dev.dbbulkhead.benchmarks.load.Outcome;
@@ -74,6 +76,26 @@ class ScenarioSmokeTest {
         ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(ScenarioSettings.smoke()));
         assertThat(out.resolve("isolation.md")).exists();
         assertReadableChart("isolation-orders-p99.png");
+    }
+
+    @Test
+    void theAdaptiveScenarioSweepsFixedLimitsAgainstBothAdaptiveOnesAndChartsTheChange() throws Exception {
+        AdaptiveScenario.Result result = AdaptiveScenario.run(AdaptiveScenario.Timing.QUICK);
+
+        assertThat(result.sweep()).extracting(run -> run.label()).containsExactly("fixed B=1", "fixed B=2",
+                "fixed B=4", "fixed B=8", "fixed B=16", "fixed B=20", "adaptive (db-bulkhead)", "Gradient2 (Netflix)");
+        assertThat(result.change()).extracting(run -> run.label())
+                .containsExactly("adaptive (db-bulkhead)", "fixed B=20", "Gradient2 (Netflix)");
+        assertThat(result.cost().count()).isPositive();
+        for (var run : result.sweep()) {
+            assertCountsAddUp(run.counts(), run.log().offered());
+            assertThat(run.limits()).as(run.label()).isNotEmpty();
+        }
+
+        AdaptiveReport.write(result, out);
+        assertThat(Files.readString(out.resolve("adaptive.md"))).contains("Best fixed B", "Gradient2 (Netflix)");
+        assertReadableChart("adaptive-limit.png");
+        assertReadableChart("adaptive-p99.png");
     }
 
     private static void assertCountsAddUp(Map<Outcome, Integer> counts, int offered) {
