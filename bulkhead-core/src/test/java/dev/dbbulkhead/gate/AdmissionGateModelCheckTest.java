@@ -1,6 +1,5 @@
 package dev.dbbulkhead.gate;
 
-import dev.dbbulkhead.BulkheadRejectedException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.IntGen;
@@ -40,30 +39,13 @@ public class AdmissionGateModelCheckTest {
     /** Admits (waiting in the fair queue if need be), checks the limits while running, releases twice. */
     @Operation
     public void enterRunAndLeave() {
-        int startGeneration = limits.currentGeneration();
-        Permit permit;
-        try {
-            permit = gate.acquire();
-        } catch (BulkheadRejectedException rejected) {
-            return;
-        }
-        int runningNow = running.incrementAndGet();
-        int concurrentLimit = limits.mostConcurrentSince(startGeneration);
-        check(runningNow <= concurrentLimit, "running " + runningNow + " > B " + concurrentLimit);
-        limits.checkGateFigures(gate, startGeneration);
-        running.decrementAndGet();
-        permit.close();
-        permit.close();
-        check(permit.isReleased(), "permit not released after close");
+        GateModelSteps.enterRunAndLeave(gate, limits, running);
     }
 
     /** The figures a metrics gauge reads, at any moment, resize or not: never negative, never past any limit. */
     @Operation
     public void observe() {
-        int active = gate.active();
-        int waiting = gate.waiting();
-        check(active >= 0 && active <= limits.mostConcurrentSince(0), "active() = " + active + " under " + gate.config());
-        check(waiting >= 0 && waiting <= limits.mostAdmittedSince(0), "waiting() = " + waiting + " under " + gate.config());
+        GateModelSteps.observe(gate, limits);
     }
 
     /** Only one resize at a time: a single operator changes the limits, as the actuator endpoint does. */
@@ -75,19 +57,10 @@ public class AdmissionGateModelCheckTest {
     @Validate
     public void everyPermitIsBackAndTheLastResizeIsInForce() {
         GateConfig config = gate.config();
-        check(config.maxConcurrent() == limits.lastMaxConcurrent() && config.maxQueued() == limits.lastMaxQueued(),
+        GateModelSteps.check(config.maxConcurrent() == limits.lastMaxConcurrent()
+                        && config.maxQueued() == limits.lastMaxQueued(),
                 "limits did not converge to the last resize: " + config);
-        check(gate.availableExecutionPermits() == config.maxConcurrent(),
-                "execution permits " + gate.availableExecutionPermits() + " of " + config.maxConcurrent());
-        check(gate.availableAdmissionPermits() == config.maxAdmitted(),
-                "admission permits " + gate.availableAdmissionPermits() + " of " + config.maxAdmitted());
-        check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
-    }
-
-    public static void check(boolean invariant, String violation) {
-        if (!invariant) {
-            throw new AssertionError(violation);
-        }
+        GateModelSteps.checkIdle(gate);
     }
 
     @Test

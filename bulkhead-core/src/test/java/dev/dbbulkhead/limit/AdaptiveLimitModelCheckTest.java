@@ -1,13 +1,12 @@
 package dev.dbbulkhead.limit;
 
-import static dev.dbbulkhead.gate.AdmissionGateModelCheckTest.check;
+import static dev.dbbulkhead.gate.GateModelSteps.check;
 
-import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateModelSteps;
 import dev.dbbulkhead.gate.LimitHistory;
-import dev.dbbulkhead.gate.Permit;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
@@ -62,19 +61,7 @@ public class AdaptiveLimitModelCheckTest {
     /** Admits (waiting in the fair queue if need be), checks the limits while running, releases. */
     @Operation
     public void enterRunAndLeave() {
-        int startGeneration = limits.currentGeneration();
-        Permit permit;
-        try {
-            permit = gate.acquire();
-        } catch (BulkheadRejectedException rejected) {
-            return;
-        }
-        int runningNow = running.incrementAndGet();
-        int concurrentLimit = limits.mostConcurrentSince(startGeneration);
-        check(runningNow <= concurrentLimit, "running " + runningNow + " > B " + concurrentLimit);
-        limits.checkGateFigures(gate, startGeneration);
-        running.decrementAndGet();
-        permit.close();
+        GateModelSteps.enterRunAndLeave(gate, limits, running);
     }
 
     /**
@@ -89,10 +76,7 @@ public class AdaptiveLimitModelCheckTest {
     /** The figures a metrics gauge reads, at any moment: never negative, never past any limit. */
     @Operation
     public void observe() {
-        int active = gate.active();
-        int waiting = gate.waiting();
-        check(active >= 0 && active <= limits.mostConcurrentSince(0), "active() = " + active + " under " + gate.config());
-        check(waiting >= 0 && waiting <= limits.mostAdmittedSince(0), "waiting() = " + waiting + " under " + gate.config());
+        GateModelSteps.observe(gate, limits);
     }
 
     @Validate
@@ -101,11 +85,7 @@ public class AdaptiveLimitModelCheckTest {
         check(config.maxConcurrent() == limit.snapshot().concurrent()
                         && config.maxConcurrent() == limits.lastMaxConcurrent() && config.maxQueued() == QUEUED,
                 "the gate's " + config + " is not the limit's " + limit.snapshot());
-        check(gate.availableExecutionPermits() == config.maxConcurrent(),
-                "execution permits " + gate.availableExecutionPermits() + " of " + config.maxConcurrent());
-        check(gate.availableAdmissionPermits() == config.maxAdmitted(),
-                "admission permits " + gate.availableAdmissionPermits() + " of " + config.maxAdmitted());
-        check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
+        GateModelSteps.checkIdle(gate);
     }
 
     @Test

@@ -27,6 +27,8 @@ public final class AdaptiveReport {
     static final double DISTURBED_P99_TARGET = 2.0;
     /** Fixed B whose goodput is this close to the best count as tied; the lowest p99 of them is the best fixed B. */
     static final double GOODPUT_TIE = 0.98;
+    /** Lowered and recovered are judged on the median limit over this span, not on one sample. */
+    static final double MEDIAN_SPAN_SECONDS = 1;
 
     private AdaptiveReport() {
     }
@@ -80,10 +82,11 @@ public final class AdaptiveReport {
         text.append(String.format(Locale.ROOT, "%d ungated connections run the same transaction back to back from"
                         + " %s s to %s s; the contenders' load stays as above. \"Before\" is the last %s s before the"
                         + " change, \"during\" the competing load, \"after\" from its stop to the end (%s s). Lowered:"
-                        + " the first limit sample after the change below the median limit before it; recovered: the"
-                        + " first sample after the stop back at that median or above (samples every 100 ms).%n%n",
+                        + " the first moment after the change from which the median limit over the next %s s is below"
+                        + " the median limit before it; recovered: the first moment after the stop from which it is back"
+                        + " at that median or above (samples every 100 ms).%n%n",
                 AdaptiveScenario.COMPETING_CONNECTIONS, number(change, 0), number(stop, 0),
-                number(change / 2, 0), number(timing.changeWindow(), 0)));
+                number(change / 2, 0), number(timing.changeWindow(), 0), number(MEDIAN_SPAN_SECONDS, 0)));
         MarkdownTable changeTable = new MarkdownTable("contender", "limit before (median)", "limit during (median)",
                 "lowered after s", "recovered after s", "p99 before ms", "p99 during ms", "during / before",
                 "p99 after ms", "goodput before /s", "goodput during /s");
@@ -93,8 +96,8 @@ public final class AdaptiveReport {
             Phase during = run.phase(change, stop);
             Phase after = run.phase(stop, timing.changeWindow());
             double undisturbed = before.medianLimit();
-            double lowered = run.firstSecondWhere(change, limit -> limit < undisturbed);
-            double recovered = run.firstSecondWhere(stop, limit -> limit >= undisturbed);
+            double lowered = run.firstSecondWhereMedian(change, MEDIAN_SPAN_SECONDS, limit -> limit < undisturbed);
+            double recovered = run.firstSecondWhereMedian(stop, MEDIAN_SPAN_SECONDS, limit -> limit >= undisturbed);
             double ratio = during.successes().p99() / before.successes().p99();
             changeTable.row(run.label(), number(undisturbed, 0), number(during.medianLimit(), 0), number(lowered, 1),
                     number(recovered, 1), number(before.successes().p99(), 2), number(during.successes().p99(), 2),

@@ -6,7 +6,7 @@ import dev.dbbulkhead.benchmarks.load.Outcome;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.IntPredicate;
+import java.util.function.DoublePredicate;
 import java.util.stream.DoubleStream;
 
 /**
@@ -29,10 +29,13 @@ public record LimitRun(String label, CallLog log, List<double[]> limits) {
                 meanLimit(fromSeconds, toSeconds), medianLimit(fromSeconds, toSeconds));
     }
 
-    /** The first sample at or after {@code fromSeconds} whose limit passes {@code test}; NaN when none does. */
-    double firstSecondWhere(double fromSeconds, IntPredicate test) {
+    /**
+     * Seconds from {@code fromSeconds} to the first sample from which the median limit over the next
+     * {@code spanSeconds} passes {@code test}: one noisy sample decides nothing. NaN when none does.
+     */
+    double firstSecondWhereMedian(double fromSeconds, double spanSeconds, DoublePredicate test) {
         for (double[] sample : limits) {
-            if (sample[0] >= fromSeconds && test.test((int) sample[1])) {
+            if (sample[0] >= fromSeconds && test.test(medianLimit(sample[0], sample[0] + spanSeconds))) {
                 return sample[0] - fromSeconds;
             }
         }
