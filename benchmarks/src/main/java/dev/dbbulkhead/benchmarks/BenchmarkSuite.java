@@ -62,10 +62,12 @@ public final class BenchmarkSuite {
             System.out.println("isolation written to " + out.resolve("isolation.md"));
         }
         if (what.equals("all") || what.equals("adaptive")) {
-            AdaptiveScenario.Result result = AdaptiveScenario.run(quick ? AdaptiveScenario.Timing.QUICK
-                    : AdaptiveScenario.Timing.FULL);
-            AdaptiveReport.write(result, out);
-            System.out.println("adaptive limit written to " + out.resolve("adaptive.md"));
+            for (AdaptiveScenario.Work work : AdaptiveScenario.Work.values()) {
+                AdaptiveScenario.Result result = AdaptiveScenario.run(quick ? AdaptiveScenario.Timing.QUICK
+                        : AdaptiveScenario.Timing.FULL, work);
+                AdaptiveReport.write(result, out);
+                System.out.println("adaptive limit written to " + out.resolve(work.file() + ".md"));
+            }
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -78,9 +80,11 @@ class ScenarioSmokeTest {
         assertReadableChart("isolation-orders-p99.png");
     }
 
-    @Test
-    void theAdaptiveScenarioSweepsFixedLimitsAgainstBothAdaptiveOnesAndChartsTheChange() throws Exception {
-        AdaptiveScenario.Result result = AdaptiveScenario.run(AdaptiveScenario.Timing.QUICK);
+    @ParameterizedTest
+    @EnumSource(AdaptiveScenario.Work.class)
+    void theAdaptiveScenarioSweepsFixedLimitsAgainstBothAdaptiveOnesAndChartsTheChange(AdaptiveScenario.Work work)
+            throws Exception {
+        AdaptiveScenario.Result result = AdaptiveScenario.run(AdaptiveScenario.Timing.QUICK, work);
 
         assertThat(result.sweep()).extracting(run -> run.label()).containsExactly("fixed B=1", "fixed B=2",
                 "fixed B=4", "fixed B=8", "fixed B=16", "fixed B=20", "adaptive (db-bulkhead)", "Gradient2 (Netflix)");
@@ -93,9 +97,9 @@ class ScenarioSmokeTest {
         }
 
         AdaptiveReport.write(result, out);
-        assertThat(Files.readString(out.resolve("adaptive.md"))).contains("Best fixed B", "Gradient2 (Netflix)");
-        assertReadableChart("adaptive-limit.png");
-        assertReadableChart("adaptive-p99.png");
+        assertThat(Files.readString(out.resolve(work.file() + ".md"))).contains("Best fixed B", "Gradient2 (Netflix)");
+        assertReadableChart(work.file() + "-limit.png");
+        assertReadableChart(work.file() + "-p99.png");
     }
 
     private static void assertCountsAddUp(Map<Outcome, Integer> counts, int offered) {

@@ -33,20 +33,22 @@ public final class AdaptiveReport {
     private AdaptiveReport() {
     }
 
-    /** Writes {@code adaptive.md} and its charts into {@code out}. */
+    /** Writes {@code <work>.md} ({@code adaptive.md}, {@code adaptive-lock.md}) and its charts into {@code out}. */
     public static void write(Result result, Path out) throws IOException {
+        String file = result.work().file();
         Timing timing = result.timing();
         double from = timing.warmUp();
         double to = timing.warmUp() + timing.measured();
         StringBuilder text = new StringBuilder("### Setup\n\n");
-        text.append(String.format(Locale.ROOT, "A transaction that hashes %,d integers on the server, then updates one"
-                        + " row: %s ms alone on the idle server (p50 of %d, p99 %s ms). Pool P = %d; %,.0f arrivals per"
-                        + " second, open loop (%d × the %d CPUs at that cost); Q = 0 for every contender, so over the"
+        text.append(String.format(Locale.ROOT, "A transaction that %s: %s ms alone on the idle server (p50 of %d, p99"
+                        + " %s ms). Pool P = %d; %,.0f arrivals per second, open loop (%d × %d at that cost, on %d"
+                        + " CPUs); Q = 0 for every contender, so over the"
                         + " limit is refused at once. Each run gets a fresh pool. Sweep runs: %s s of warm-up (not"
                         + " counted: the adaptive limits start at %d), then %s s measured. Load average after the runs:"
                         + " %s.%n%n",
-                result.rows(), number(result.cost().p50(), 2), result.cost().count(), number(result.cost().p99(), 2),
-                AdaptiveScenario.POOL_SIZE, result.offered(), AdaptiveScenario.OVERLOAD_FACTOR, result.cpus(),
+                result.work().describe(result.rows()), number(result.cost().p50(), 2), result.cost().count(),
+                number(result.cost().p99(), 2), AdaptiveScenario.POOL_SIZE, result.offered(),
+                AdaptiveScenario.OVERLOAD_FACTOR, result.work().parallel(), result.cpus(),
                 number(timing.warmUp(), 1), AdaptiveScenario.POOL_SIZE, number(timing.measured(), 1),
                 number(result.loadAverage(), 2)));
 
@@ -85,7 +87,7 @@ public final class AdaptiveReport {
                         + " the first moment after the change from which the median limit over the next %s s is below"
                         + " the median limit before it; recovered: the first moment after the stop from which it is back"
                         + " at that median or above (samples every 100 ms).%n%n",
-                AdaptiveScenario.COMPETING_CONNECTIONS, number(change, 0), number(stop, 0),
+                result.work().competing(), number(change, 0), number(stop, 0),
                 number(change / 2, 0), number(timing.changeWindow(), 0), number(MEDIAN_SPAN_SECONDS, 0)));
         MarkdownTable changeTable = new MarkdownTable("contender", "limit before (median)", "limit during (median)",
                 "lowered after s", "recovered after s", "p99 before ms", "p99 during ms", "during / before",
@@ -108,18 +110,18 @@ public final class AdaptiveReport {
         text.append(changeTable).append('\n');
         verdicts.forEach(verdict -> text.append("- ").append(verdict).append('\n'));
         text.append('\n');
-        text.append("![limit over time](adaptive-limit.png)\n\n![success p99 over time](adaptive-p99.png)\n");
-        Files.writeString(out.resolve("adaptive.md"), text);
+        text.append("![limit over time](" + file + "-limit.png)\n\n![success p99 over time](" + file + "-p99.png)\n");
+        Files.writeString(out.resolve(file + ".md"), text);
 
         String window = " (competing load " + number(change, 0) + "–" + number(stop, 0) + " s)";
         List<Charts.Series> limits = result.change().stream()
                 .map(run -> new Charts.Series(run.label(), run.limits())).toList();
-        Charts.lineChart(out.resolve("adaptive-limit.png"), "Concurrency limit in force over time" + window,
+        Charts.lineChart(out.resolve(file + "-limit.png"), "Concurrency limit in force over time" + window,
                 "seconds", "limit", false, limits, List.of());
         List<Charts.Series> p99 = result.change().stream()
                 .map(run -> new Charts.Series(run.label(), run.p99OverTime(timing.slice(), timing.changeWindow())))
                 .toList();
-        Charts.lineChart(out.resolve("adaptive-p99.png"), "Success p99 per " + number(timing.slice() * 1000, 0)
+        Charts.lineChart(out.resolve(file + "-p99.png"), "Success p99 per " + number(timing.slice() * 1000, 0)
                 + " ms of arrivals" + window, "seconds", "p99 (ms)", true, p99, List.of());
     }
 

@@ -23,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class BenchDatabase {
 
     private static final int ACCOUNTS = 10_000;
+    private static final String HASH = "SELECT sum(hashint4(g)) FROM generate_series(1, ?) g";
     private static final String UPDATE_ACCOUNT =
             "UPDATE account SET balance = balance + 1, updated = now() WHERE id = ? RETURNING balance";
 
@@ -85,13 +86,31 @@ public final class BenchDatabase {
      * grows with how many such transactions share the server's CPUs.
      */
     public static long hashAndUpdate(Connection connection, int rows) throws SQLException {
-        try (PreparedStatement hash = connection.prepareStatement(
-                     "SELECT sum(hashint4(g)) FROM generate_series(1, ?) g");
+        try (PreparedStatement hash = connection.prepareStatement(HASH);
              PreparedStatement update = connection.prepareStatement(
                      UPDATE_ACCOUNT)) {
             hash.setInt(1, rows);
             hash.execute();
             return updateRandomAccount(update);
+        }
+    }
+
+    /**
+     * The lock-bound transaction: the hot account row (id 1) is updated first, then the server hashes {@code rows}
+     * integers while the row stays locked until commit. Such transactions run one at a time whatever the limit.
+     */
+    public static long lockAndHash(Connection connection, int rows) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(UPDATE_ACCOUNT);
+             PreparedStatement hash = connection.prepareStatement(HASH)) {
+            update.setInt(1, 1);
+            long balance;
+            try (ResultSet updated = update.executeQuery()) {
+                updated.next();
+                balance = updated.getLong(1);
+            }
+            hash.setInt(1, rows);
+            hash.execute();
+            return balance;
         }
     }
 
