@@ -109,7 +109,7 @@ public final class AdaptiveLimitConfig {
 
         /** Positive, and representable in nanoseconds (under about 292 years). */
         public Builder probeInterval(Duration probeInterval) {
-            if (probeInterval == null || !probeInterval.isPositive()
+            if (probeInterval == null || probeInterval.isNegative() || probeInterval.isZero()
                     || probeInterval.compareTo(Duration.ofNanos(Long.MAX_VALUE)) > 0) {
                 throw new IllegalArgumentException("probeInterval must be positive and at most "
                         + Duration.ofNanos(Long.MAX_VALUE) + ", was " + probeInterval);
