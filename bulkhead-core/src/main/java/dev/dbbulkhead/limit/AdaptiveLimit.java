@@ -36,6 +36,8 @@ public final class AdaptiveLimit implements GateListener {
     private final GradientLimit policy;
     private final Consumer<LimitChange> changes;
     private final LongSupplier nanoClock;
+    /** The gate's B when it was built. */
+    private final int startConcurrent;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile IntConsumer resizeConcurrent = NOT_DRIVING;
     private volatile LimitSnapshot snapshot;
@@ -65,6 +67,7 @@ public final class AdaptiveLimit implements GateListener {
         this.policy = new GradientLimit(config, startConcurrent);
         this.changes = Objects.requireNonNull(changes, "changes");
         this.nanoClock = Objects.requireNonNull(nanoClock, "nanoClock");
+        this.startConcurrent = startConcurrent;
         this.applied = startConcurrent;
         this.lastLearnt = startConcurrent;
         this.snapshot = policy.snapshot();
@@ -84,7 +87,9 @@ public final class AdaptiveLimit implements GateListener {
         lock.lock();
         try {
             this.resizeConcurrent = resizeConcurrent;
-            resizeConcurrent.accept(applied);
+            if (applied != startConcurrent) {
+                resizeConcurrent.accept(applied);
+            }
         } finally {
             lock.unlock();
         }

@@ -21,7 +21,8 @@ import java.util.Arrays;
  *   <li><b>New limit.</b> {@code gradient = noLoad × }{@value #TOLERANCE}{@code  / observed}, kept within
  *       [{@value #MIN_GRADIENT}, {@value #MAX_GRADIENT}]; {@code target = limit × gradient + √limit × min(1, gradient)}
  *       — the square root is the few operations allowed to queue in the database, as Vegas's α, and it shrinks
- *       while the database queues (else the limit could not fall below 4); the limit moves
+ *       while the database queues (with all of it, a database that keeps queueing would hold the limit near 4,
+ *       where {@code 0.5 × limit + √limit = limit}); the limit moves
  *       {@value #SMOOTHING} of the way to the target, and stays within the floor and the ceiling.</li>
  * </ol>
  * When the database queues our work the observed time grows past the no-load time, the gradient falls below 1
@@ -40,9 +41,9 @@ public final class GradientLimit {
     public static final int PROBE_SAMPLES = 16;
     /** Hold times up to this factor of the no-load time count as no queueing: noise must not lower the limit. */
     public static final double TOLERANCE = 1.25;
-    /** One window at most halves the target... */
+    /** The gradient's floor: one window at most halves the limit's part of the target... */
     public static final double MIN_GRADIENT = 0.5;
-    /** ...and at most doubles it. */
+    /** ...and its ceiling: at most doubles it. */
     public static final double MAX_GRADIENT = 2.0;
     /** The share of the way to the target the limit moves per window. */
     public static final double SMOOTHING = 0.5;
