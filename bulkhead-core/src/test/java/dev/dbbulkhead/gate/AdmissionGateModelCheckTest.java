@@ -3,7 +3,6 @@ package dev.dbbulkhead.gate;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -66,13 +65,6 @@ public class AdmissionGateModelCheckTest {
     @Test
     @DisplayName("model checking: acquire, fair wait, release-once and non-blocking resize keep B and B+Q under all explored interleavings")
     void modelCheck() {
-        new ModelCheckingOptions()
-                .iterations(Integer.getInteger("modelcheck.iterations", 10))
-                .invocationsPerIteration(Integer.getInteger("modelcheck.invocations", 1_000))
-                .threads(3)
-                .actorsPerThread(2)
-                .actorsBefore(1)
-                .actorsAfter(1)
-                .check(AdmissionGateModelCheckTest.class);
+        GateModelSteps.modelCheck(AdmissionGateModelCheckTest.class, 1);
     }
 }

@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 
 /**
  * The steps the Lincheck models of a gate share, whoever resizes it (an operator, an adaptive limit): each checks
@@ -50,6 +51,23 @@ public final class GateModelSteps {
         check(gate.availableAdmissionPermits() == config.maxAdmitted(),
                 "admission permits " + gate.availableAdmissionPermits() + " of " + config.maxAdmitted());
         check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
+    }
+
+    /**
+     * Model-checks {@code model}: 3 threads × 2 operations, plus 1 after, in 10 random scenarios × 1,000
+     * interleavings unless {@code -Dmodelcheck.iterations} and {@code -Dmodelcheck.invocations} say otherwise.
+     *
+     * @param actorsBefore operations run before the threads start
+     */
+    public static void modelCheck(Class<?> model, int actorsBefore) {
+        new ModelCheckingOptions()
+                .iterations(Integer.getInteger("modelcheck.iterations", 10))
+                .invocationsPerIteration(Integer.getInteger("modelcheck.invocations", 1_000))
+                .threads(3)
+                .actorsPerThread(2)
+                .actorsBefore(actorsBefore)
+                .actorsAfter(1)
+                .check(model);
     }
 
     /** Throws {@link AssertionError} with {@code violation} unless {@code invariant} holds. */

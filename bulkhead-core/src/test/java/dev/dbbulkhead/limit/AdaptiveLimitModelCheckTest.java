@@ -9,7 +9,6 @@ import dev.dbbulkhead.gate.GateModelSteps;
 import dev.dbbulkhead.gate.LimitHistory;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.junit.jupiter.api.DisplayName;
@@ -91,13 +90,6 @@ public class AdaptiveLimitModelCheckTest {
     @Test
     @DisplayName("model checking: an adaptive limit resizing B under admissions, fair waits and releases keeps B and B+Q")
     void modelCheck() {
-        new ModelCheckingOptions()
-                .iterations(Integer.getInteger("modelcheck.iterations", 10))
-                .invocationsPerIteration(Integer.getInteger("modelcheck.invocations", 1_000))
-                .threads(3)
-                .actorsPerThread(2)
-                .actorsBefore(0)
-                .actorsAfter(1)
-                .check(AdaptiveLimitModelCheckTest.class);
+        GateModelSteps.modelCheck(AdaptiveLimitModelCheckTest.class, 0);
     }
 }

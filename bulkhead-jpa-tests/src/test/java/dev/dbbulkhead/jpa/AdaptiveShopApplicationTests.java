@@ -29,7 +29,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * transactions admitted by {@code @DbBulkhead} (lazy associations loaded inside them), one at a time. The loops run
  * until the state is reached; only the state is asserted.
  */
-@SpringBootTest(classes = {JpaTestApplication.class, AdaptiveShopApplicationTests.Shop.class},
+@SpringBootTest(classes = {JpaTestApplication.class, ShopApplicationTests.Shop.class,
+        AdaptiveShopApplicationTests.Reports.class},
         webEnvironment = SpringBootTest.WebEnvironment.NONE,
         properties = {"db.bulkhead.workloads.shop.limit.mode=adaptive"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang
@@ -52,7 +53,10 @@ class AdaptiveShopApplicationTests {
     BulkheadRegistry registry;
 
     @Autowired
-    Shop shop;
+    ShopApplicationTests.Shop shop;
+
+    @Autowired
+    Reports reports;
 
     @Test
     void jpaTransactionsTeachTheLimitAndTheWorksOwnRollbacksDoNot() {
@@ -64,13 +68,13 @@ class AdaptiveShopApplicationTests {
             assertThat(shop.linesOf(order)).isEqualTo(1);
         }
         for (int i = 0; i < 30; i++) {
-            assertThatIllegalStateException().isThrownBy(() -> shop.placeAndFail("alan", "tape", 1))
+            assertThatIllegalStateException().isThrownBy(() -> reports.placeAndFail("alan", "tape"))
                     .withMessage("the work's own failure");
         }
         assertThat(limit.snapshot().observedNanos()).as("rolled-back transactions make no window").isZero();
 
         while (limit.snapshot().learnt() == MAX_CONCURRENT) {
-            shop.busyReport();
+            reports.busy();
         }
         assertThat(limit.snapshot().learnt()).isBetween(1, MAX_CONCURRENT - 1);
         assertThat(registry.template("shop").gate().config().maxConcurrent())
@@ -80,12 +84,12 @@ class AdaptiveShopApplicationTests {
             assertThat(shop.linesOf(order)).isEqualTo(1);
         }
         assertThat(registry.template("shop").gate().config().maxConcurrent()).isEqualTo(MAX_CONCURRENT);
-        assertThat(shop.customerNamed("alan")).as("every failed placement rolled back").isZero();
+        assertThat(reports.ordersOf("alan")).as("every failed placement rolled back").isZero();
     }
 
-    /** A non-transactional entry bean: admission first, then one JPA transaction. */
+    /** More non-transactional entries of the same workload: a failing placement, a busy report. */
     @Service
-    static class Shop {
+    static class Reports {
 
         private final CustomerRepository customers;
         private final PurchaseOrderRepository orders;
@@ -93,38 +97,28 @@ class AdaptiveShopApplicationTests {
         @PersistenceContext
         private EntityManager entityManager;
 
-        Shop(CustomerRepository customers, PurchaseOrderRepository orders) {
+        Reports(CustomerRepository customers, PurchaseOrderRepository orders) {
             this.customers = customers;
             this.orders = orders;
         }
 
+        /** Saves an order, then fails: the work's own exception rolls the transaction back. */
         @DbBulkhead("shop")
-        public long place(String customerName, String product, int quantity) {
-            Customer customer = customers.save(new Customer(customerName));
-            return orders.save(new PurchaseOrder(customer).addLine(product, quantity)).getId();
-        }
-
-        @DbBulkhead("shop")
-        public long placeAndFail(String customerName, String product, int quantity) {
-            place(customerName, product, quantity);
+        public void placeAndFail(String customerName, String product) {
+            orders.save(new PurchaseOrder(customers.save(new Customer(customerName))).addLine(product, 1));
             throw new IllegalStateException("the work's own failure");
-        }
-
-        @DbBulkhead("shop")
-        public int linesOf(long orderId) {
-            return orders.findById(orderId).orElseThrow().getLines().size();
         }
 
         /** Keeps the server busy thousands of times longer than a lookup by key. */
         @DbBulkhead("shop")
-        public Object busyReport() {
+        public Object busy() {
             return entityManager.createNativeQuery("SELECT count(*) FROM generate_series(1, 300000)")
                     .getSingleResult();
         }
 
         @DbBulkhead("shop")
-        public int customerNamed(String name) {
-            return orders.findByCustomerName(name).size();
+        public int ordersOf(String customerName) {
+            return orders.findByCustomerName(customerName).size();
         }
     }
 }
