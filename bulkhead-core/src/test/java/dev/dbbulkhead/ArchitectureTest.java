@@ -26,10 +26,10 @@ class ArchitectureTest {
     }
 
     @Test
-    void theGateAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
+    void theGateTheLimitAndThePlainJdbcFormImportNeitherSpringNorMicrometer() {
         noClasses()
                 .that().resideInAnyPackage("dev.dbbulkhead", "dev.dbbulkhead.gate..", "dev.dbbulkhead.jdbc..",
-                        "dev.dbbulkhead.fleet..")
+                        "dev.dbbulkhead.fleet..", "dev.dbbulkhead.limit..")
                 .should().dependOnClassesThat(resideInAnyPackage("org.springframework..", "io.micrometer..")
                         // An annotation whose type is missing is ignored by the JVM: @DbBulkhead may carry
                         // Spring's AOT marker (and, as its default value, the marker's processor).

@@ -1,5 +1,7 @@
 package dev.dbbulkhead.benchmarks;
 
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
 import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
@@ -18,7 +20,7 @@ import java.util.List;
 
 /**
  * The whole benchmark suite, one command:
- * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation] [--out DIR] [--quick]}.
+ * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR] [--quick]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  */
@@ -38,8 +40,9 @@ public final class BenchmarkSuite {
             arguments.subList(outFlag, outFlag + 2).clear();
         }
         String what = arguments.isEmpty() ? "all" : arguments.getFirst();
-        if (!List.of("all", "gate-cost", "overload", "isolation").contains(what)) {
-            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation] [--out DIR] [--quick]");
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive").contains(what)) {
+            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR]"
+                    + " [--quick]");
             System.exit(2);
         }
         ScenarioSettings settings = quick ? ScenarioSettings.smoke() : ScenarioSettings.full();
@@ -57,6 +60,14 @@ public final class BenchmarkSuite {
             List<IsolationRun> runs = IsolationScenario.run(settings);
             ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(settings));
             System.out.println("isolation written to " + out.resolve("isolation.md"));
+        }
+        if (what.equals("all") || what.equals("adaptive")) {
+            for (AdaptiveScenario.Work work : AdaptiveScenario.Work.values()) {
+                AdaptiveScenario.Result result = AdaptiveScenario.run(quick ? AdaptiveScenario.Timing.QUICK
+                        : AdaptiveScenario.Timing.FULL, work);
+                AdaptiveReport.write(result, out);
+                System.out.println("adaptive limit written to " + out.resolve(work.file() + ".md"));
+            }
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

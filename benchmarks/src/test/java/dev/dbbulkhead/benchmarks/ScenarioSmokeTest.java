@@ -2,6 +2,8 @@ package dev.dbbulkhead.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
 import dev.dbbulkhead.benchmarks.load.Outcome;
@@ -18,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -74,6 +78,28 @@ class ScenarioSmokeTest {
         ScenarioReport.writeIsolation(runs, out, IsolationScenario.describe(ScenarioSettings.smoke()));
         assertThat(out.resolve("isolation.md")).exists();
         assertReadableChart("isolation-orders-p99.png");
+    }
+
+    @ParameterizedTest
+    @EnumSource(AdaptiveScenario.Work.class)
+    void theAdaptiveScenarioSweepsFixedLimitsAgainstBothAdaptiveOnesAndChartsTheChange(AdaptiveScenario.Work work)
+            throws Exception {
+        AdaptiveScenario.Result result = AdaptiveScenario.run(AdaptiveScenario.Timing.QUICK, work);
+
+        assertThat(result.sweep()).extracting(run -> run.label()).containsExactly("fixed B=1", "fixed B=2",
+                "fixed B=4", "fixed B=8", "fixed B=16", "fixed B=20", "adaptive (db-bulkhead)", "Gradient2 (Netflix)");
+        assertThat(result.change()).extracting(run -> run.label())
+                .containsExactly("adaptive (db-bulkhead)", "fixed B=20", "Gradient2 (Netflix)");
+        assertThat(result.cost().count()).isPositive();
+        for (var run : result.sweep()) {
+            assertCountsAddUp(run.counts(), run.log().offered());
+            assertThat(run.limits()).as(run.label()).isNotEmpty();
+        }
+
+        AdaptiveReport.write(result, out);
+        assertThat(Files.readString(out.resolve(work.file() + ".md"))).contains("Best fixed B", "Gradient2 (Netflix)");
+        assertReadableChart(work.file() + "-limit.png");
+        assertReadableChart(work.file() + "-p99.png");
     }
 
     private static void assertCountsAddUp(Map<Outcome, Integer> counts, int offered) {

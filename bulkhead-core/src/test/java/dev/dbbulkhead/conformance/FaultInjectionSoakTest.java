@@ -15,6 +15,8 @@ import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.LimitHistory;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.jdbc.TransactionLimits;
+import dev.dbbulkhead.limit.AdaptiveLimit;
+import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
@@ -74,12 +76,21 @@ class FaultInjectionSoakTest {
                 "CREATE TABLE hot_row (id int PRIMARY KEY, n bigint NOT NULL)",
                 "INSERT INTO hot_row VALUES (1, 0)");
         Map<ExecutionOutcome, AtomicInteger> released = new ConcurrentHashMap<>();
+        // The limit of "orders" moves B under the faults, from inside releases, racing the planned resizes.
+        AdaptiveLimit adaptive = new AdaptiveLimit(AdaptiveLimitConfig.builder().minConcurrent(1).maxConcurrent(3)
+                .build(), 3, change -> { });
+        AtomicInteger limitResizes = new AtomicInteger();
 
         try (HikariDataSource pool = database.pool(POOL_SIZE)) {
+            Workload orders = jdbcWorkload("orders", pool, 3, 2, Duration.ofMillis(20), released, adaptive);
+            adaptive.drive(concurrent -> {
+                limitResizes.incrementAndGet();
+                orders.limits().resizeConcurrent(orders.gate(), concurrent);
+            });
             List<Workload> workloads = List.of(
-                    jdbcWorkload("orders", pool, 3, 2, Duration.ofMillis(20), released),
+                    orders,
                     templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), released),
-                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, released));
+                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, released, GateListener.NONE));
             FaultInjectionSoak soak = new FaultInjectionSoak(seed, operations, workloads, pool, database);
             long started = System.nanoTime();
 
@@ -95,6 +106,7 @@ class FaultInjectionSoakTest {
             assertThat(ledger.lost()).as("writes reported committed but absent (seed " + seed + ")").isEmpty();
             assertThat(ledger.misreported()).as("writes misreported (seed " + seed + ")").isEmpty();
             assertThat(soak.samples()).as("limit samples taken").isPositive();
+            assertThat(limitResizes).as("resizes by the adaptive limit of orders").hasPositiveValue();
             for (Workload workload : workloads) {
                 assertAllPermitsBack(workload.gate());
                 assertThat(workload.gate().queueLength()).as("parked in " + workload.name()).isZero();
@@ -107,15 +119,16 @@ class FaultInjectionSoakTest {
     }
 
     private static Workload jdbcWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
-                                         Duration queueWait, Map<ExecutionOutcome, AtomicInteger> released) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released);
+                                         Duration queueWait, Map<ExecutionOutcome, AtomicInteger> released,
+                                         GateListener limit) {
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released, limit);
         return workload(name, JdbcBulkheadConformanceTest.adapt(new JdbcBulkhead(gate, pool, LIMITS)), null,
                 maxConcurrent, maxQueued);
     }
 
     private static Workload templateWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                              Duration queueWait, Map<ExecutionOutcome, AtomicInteger> released) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released);
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released, GateListener.NONE);
         BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
                 new DefaultTransactionDefinition(), LIMITS, pool);
         return workload(name, BulkheadTemplateConformanceTest.adapt(template, pool, false),
@@ -128,9 +141,12 @@ class FaultInjectionSoakTest {
                 new AtomicInteger(), new ConcurrentHashMap<>());
     }
 
-    /** A gate whose listener tells the releasing thread (always the caller's) the outcome it recorded. */
+    /**
+     * A gate whose listener tells the releasing thread (always the caller's) the outcome it recorded, and then
+     * {@code limit}.
+     */
     private static AdmissionGate gate(String name, int maxConcurrent, int maxQueued, Duration queueWait,
-                                      Map<ExecutionOutcome, AtomicInteger> released) {
+                                      Map<ExecutionOutcome, AtomicInteger> released, GateListener limit) {
         GateListener outcomes = new GateListener() {
             @Override
             public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
@@ -139,7 +155,8 @@ class FaultInjectionSoakTest {
             }
         };
         return new AdmissionGate(name, GateConfig.builder()
-                .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).build(), outcomes);
+                .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).build(),
+                GateListener.composite(List.of(outcomes, limit)));
     }
 
     private static Set<String> storedKeys(TestDatabase database) throws SQLException {

@@ -1,6 +1,6 @@
 package dev.dbbulkhead.gate;
 
-import static dev.dbbulkhead.gate.AdmissionGateModelCheckTest.check;
+import static dev.dbbulkhead.gate.GateModelSteps.check;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.time.Duration;
@@ -61,6 +61,6 @@ public class AdmissionGateFifoModelCheckTest {
     @Test
     @DisplayName("model checking: waiters are served in arrival order, and no newcomer overtakes a parked waiter")
     void modelCheck() {
-        AdmissionGateModelCheckTest.modelCheck(AdmissionGateFifoModelCheckTest.class, 0);
+        GateModelSteps.modelCheck(AdmissionGateFifoModelCheckTest.class, 0, 0);
     }
 }

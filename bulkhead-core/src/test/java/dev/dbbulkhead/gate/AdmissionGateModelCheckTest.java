@@ -6,7 +6,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
@@ -67,12 +66,12 @@ public class AdmissionGateModelCheckTest {
             }
             int runningNow = running.incrementAndGet();
             int concurrentLimit = limits.mostConcurrentSince(startGeneration);
-            check(runningNow <= concurrentLimit, "running " + runningNow + " > B " + concurrentLimit);
+            GateModelSteps.check(runningNow <= concurrentLimit, "running " + runningNow + " > B " + concurrentLimit);
             limits.checkGateFigures(gate, startGeneration);
             running.decrementAndGet();
             permit.close();
             permit.close();
-            check(permit.isReleased(), "permit not released after close");
+            GateModelSteps.check(permit.isReleased(), "permit not released after close");
         } finally {
             insideByStartGeneration.decrementAndGet(startGeneration);
         }
@@ -89,8 +88,8 @@ public class AdmissionGateModelCheckTest {
         int waiting = gate.waiting();
         int concurrentLimit = limits.mostConcurrentSince(since);
         int admittedLimit = limits.mostAdmittedSince(since);
-        check(active >= 0 && active <= concurrentLimit, "active() = " + active + ", B " + concurrentLimit);
-        check(waiting >= 0 && waiting <= admittedLimit, "waiting() = " + waiting + ", B+Q " + admittedLimit);
+        GateModelSteps.check(active >= 0 && active <= concurrentLimit, "active() = " + active + ", B " + concurrentLimit);
+        GateModelSteps.check(waiting >= 0 && waiting <= admittedLimit, "waiting() = " + waiting + ", B+Q " + admittedLimit);
         limits.checkGateFigures(gate, since);
     }
 
@@ -121,40 +120,15 @@ public class AdmissionGateModelCheckTest {
     @Validate
     public void everyPermitIsBackAndTheLastResizeIsInForce() {
         GateConfig config = gate.config();
-        check(config.maxConcurrent() == limits.lastMaxConcurrent() && config.maxQueued() == limits.lastMaxQueued(),
+        GateModelSteps.check(config.maxConcurrent() == limits.lastMaxConcurrent()
+                        && config.maxQueued() == limits.lastMaxQueued(),
                 "limits did not converge to the last resize: " + config);
-        check(gate.availableExecutionPermits() == config.maxConcurrent(),
-                "execution permits " + gate.availableExecutionPermits() + " of " + config.maxConcurrent());
-        check(gate.availableAdmissionPermits() == config.maxAdmitted(),
-                "admission permits " + gate.availableAdmissionPermits() + " of " + config.maxAdmitted());
-        check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
-    }
-
-    static void check(boolean invariant, String violation) {
-        if (!invariant) {
-            throw new AssertionError(violation);
-        }
+        GateModelSteps.checkIdle(gate);
     }
 
     @Test
     @DisplayName("model checking: acquire, release-once and non-blocking resize keep B and B+Q, and reads see the current limits, under all explored interleavings")
     void modelCheck() {
-        modelCheck(AdmissionGateModelCheckTest.class, 1);
-    }
-
-    /**
-     * Model-checks the operations of {@code test}: 3 threads × 2 operations, with {@code actorsAround} more before and
-     * after them; 10 random scenarios × 1,000 interleavings unless {@code -Dmodelcheck.iterations} and
-     * {@code -Dmodelcheck.invocations} say otherwise.
-     */
-    static void modelCheck(Class<?> test, int actorsAround) {
-        new ModelCheckingOptions()
-                .iterations(Integer.getInteger("modelcheck.iterations", 10))
-                .invocationsPerIteration(Integer.getInteger("modelcheck.invocations", 1_000))
-                .threads(3)
-                .actorsPerThread(2)
-                .actorsBefore(actorsAround)
-                .actorsAfter(actorsAround)
-                .check(test);
+        GateModelSteps.modelCheck(AdmissionGateModelCheckTest.class, 1, 1);
     }
 }

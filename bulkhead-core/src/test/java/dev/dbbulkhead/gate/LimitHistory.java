@@ -1,6 +1,7 @@
 package dev.dbbulkhead.gate;
 
 import java.util.Arrays;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.ToIntFunction;
 
 /**
@@ -17,7 +18,8 @@ import java.util.function.ToIntFunction;
  * after it, the new limits, which the gate then has. A check passes the generation current before the operation it
  * covers asked to be admitted.
  *
- * <p>Resizes must come from one thread at a time; readers may be any number of threads.
+ * <p>Resizes are recorded one at a time (an operator's and an adaptive limit's may race); readers may be any number
+ * of threads.
  */
 public final class LimitHistory {
 
@@ -51,6 +53,7 @@ public final class LimitHistory {
     private volatile Limits[] generations;
     private int lastMaxConcurrent;
     private int lastMaxQueued;
+    private final ReentrantLock resizing = new ReentrantLock();
 
     public LimitHistory(int maxConcurrent, int maxQueued) {
         generations = new Limits[] {new Limits(maxConcurrent, maxConcurrent + maxQueued, false)};
@@ -58,13 +61,35 @@ public final class LimitHistory {
         lastMaxQueued = maxQueued;
     }
 
-    /** Resizes {@code gate} and records the limits around it. One caller at a time. */
+    /** Resizes {@code gate} and records the limits around it. */
     public void resize(AdmissionGate gate, int maxConcurrent, int maxQueued) {
+        resizing.lock();
+        try {
+            record(maxConcurrent, maxQueued, () -> gate.resize(maxConcurrent, maxQueued));
+        } finally {
+            resizing.unlock();
+        }
+    }
+
+    /**
+     * Resizes B of {@code gate} through {@link AdmissionGate#resizeConcurrent}, as an adaptive limit does, and
+     * records it with Q as last recorded (every resize of the gate goes through this history).
+     */
+    public void resizeConcurrent(AdmissionGate gate, int maxConcurrent) {
+        resizing.lock();
+        try {
+            record(maxConcurrent, lastMaxQueued, () -> gate.resizeConcurrent(maxConcurrent));
+        } finally {
+            resizing.unlock();
+        }
+    }
+
+    private void record(int maxConcurrent, int maxQueued, Runnable resize) {
         Limits before = generations[generations.length - 1];
         Limits after = new Limits(maxConcurrent, maxConcurrent + maxQueued, false);
         publish(new Limits(Math.max(before.maxConcurrent(), after.maxConcurrent()),
                 Math.max(before.maxAdmitted(), after.maxAdmitted()), true));
-        gate.resize(maxConcurrent, maxQueued);
+        resize.run();
         publish(after);
         lastMaxConcurrent = maxConcurrent;
         lastMaxQueued = maxQueued;

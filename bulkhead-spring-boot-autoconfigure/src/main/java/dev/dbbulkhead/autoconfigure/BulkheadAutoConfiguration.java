@@ -44,9 +44,15 @@ public final class BulkheadAutoConfiguration {
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
-            ObjectProvider<GateInstrumentation> instrumentations) {
+            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits) {
         return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
-                transactionManagerCustomizers, instrumentations);
+                transactionManagerCustomizers, instrumentations, adaptiveLimits);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    AdaptiveLimits dbBulkheadAdaptiveLimits() {
+        return new AdaptiveLimits();
     }
 
     @Bean
@@ -66,10 +72,10 @@ public final class BulkheadAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
-            BulkheadProperties properties, ListableBeanFactory beanFactory) {
+            BulkheadProperties properties, AdaptiveLimits adaptiveLimits, ListableBeanFactory beanFactory) {
         validateFleet(properties.getFleet());
         return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget,
-                () -> OpenSessionInView.findings(beanFactory));
+                adaptiveLimits::mostConcurrent, () -> OpenSessionInView.findings(beanFactory));
     }
 
     @Bean

@@ -29,8 +29,10 @@ public final class BulkheadEndpointAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
                                         ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
-                                        ObjectProvider<FleetMembership> fleet) {
-        return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet);
+                                        ObjectProvider<FleetMembership> fleet,
+                                        ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+        return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new));
     }
 
     @Bean

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -65,12 +66,21 @@ public final class BulkheadFleetAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
-            BulkheadRegistry registry, BulkheadProperties properties) {
+            BulkheadRegistry registry, BulkheadProperties properties, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
         HikariDataSource pool = hikari(dataSource);
         List<ConcurrencyCeiling> ceilings = new ArrayList<>();
         for (String name : registry.names()) {
             BulkheadTemplate template = registry.template(name);
             if (template.dataSource().map(BulkheadFleetAutoConfiguration::unwrapHikari).orElse(null) == pool) {
+                // An adaptive limit resizes the gate itself and would step over the share's ceiling: refused until
+                // the limit requests its B through the ceiling as the endpoint's resize does.
+                if (adaptiveLimits.getIfAvailable(AdaptiveLimits::new).find(name).isPresent()) {
+                    throw BulkheadConfigurationException.invalidProperty(
+                            BulkheadProperties.PREFIX + ".workloads." + name + ".limit.mode", "adaptive",
+                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out must keep"
+                                    + " a fixed B (limit.mode=fixed): the fleet share caps B, and an adaptive limit"
+                                    + " would resize B past it");
+                }
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }
         }

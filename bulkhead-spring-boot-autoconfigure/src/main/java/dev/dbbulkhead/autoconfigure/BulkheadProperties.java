@@ -92,6 +92,14 @@ public class BulkheadProperties {
         FAIL
     }
 
+    /** How a workload's B is chosen. */
+    public enum LimitMode {
+        /** B is max-concurrent, changed only by a resize. */
+        FIXED,
+        /** B is learnt from how long admitted operations hold their permits, within limit.min-concurrent and limit.max-concurrent. */
+        ADAPTIVE
+    }
+
     /** Start-up checks of the gates' budgets against their pools. */
     public static class Budget {
 
@@ -257,6 +265,9 @@ public class BulkheadProperties {
         /** Retry-After of the HTTP 503 answering a rejection, sent in whole seconds (rounded up); positive. */
         private Duration retryAfter;
 
+        /** How B is chosen: fixed, or learnt from the database's hold times. */
+        private final Limit limit = new Limit();
+
         public Integer getMaxConcurrent() {
             return maxConcurrent;
         }
@@ -339,6 +350,47 @@ public class BulkheadProperties {
 
         public void setRetryAfter(Duration retryAfter) {
             this.retryAfter = retryAfter;
+        }
+
+        public Limit getLimit() {
+            return limit;
+        }
+    }
+
+    /** How a workload's B is chosen; an unset (null) key falls back to the defaults. */
+    public static class Limit {
+
+        /** Fixed B (max-concurrent), or B learnt from hold times, starting at max-concurrent. */
+        private LimitMode mode;
+
+        /** Adaptive only: the floor of the learnt B; at least 1, at most max-concurrent. */
+        private Integer minConcurrent;
+
+        /** Adaptive only: the ceiling of the learnt B, counted by the budget check; at least max-concurrent. Default: max-concurrent. */
+        private Integer maxConcurrent;
+
+        public LimitMode getMode() {
+            return mode;
+        }
+
+        public void setMode(LimitMode mode) {
+            this.mode = mode;
+        }
+
+        public Integer getMinConcurrent() {
+            return minConcurrent;
+        }
+
+        public void setMinConcurrent(Integer minConcurrent) {
+            this.minConcurrent = minConcurrent;
+        }
+
+        public Integer getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(Integer maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
         }
     }
 

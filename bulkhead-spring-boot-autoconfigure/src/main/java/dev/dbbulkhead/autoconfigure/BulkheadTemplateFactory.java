@@ -2,7 +2,9 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateListener;
+import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -21,17 +23,19 @@ final class BulkheadTemplateFactory {
     private final ListableBeanFactory beanFactory;
     private final WorkloadTransactionManagers transactionManagers;
     private final ObjectProvider<GateInstrumentation> instrumentations;
+    private final AdaptiveLimits adaptiveLimits;
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
                             ObjectProvider<DataSource> primaryDataSource,
                             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
-                            ObjectProvider<GateInstrumentation> instrumentations) {
+                            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits) {
         this.properties = properties;
         this.beanFactory = beanFactory;
         this.transactionManagers = new WorkloadTransactionManagers(beanFactory, primaryTransactionManager,
                 primaryDataSource, transactionManagerCustomizers);
         this.instrumentations = instrumentations;
+        this.adaptiveLimits = adaptiveLimits;
         WorkloadSettings.ofDefaults(properties);
         // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
         WorkloadSettings.retryAfterSeconds(null, properties);
@@ -46,9 +50,18 @@ final class BulkheadTemplateFactory {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         WorkloadSettings.retryAfterSeconds(workload, properties);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
-        GateListener listener = GateListener.composite(instruments.stream()
+        List<GateListener> listeners = new ArrayList<>(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());
-        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), listener);
+        // Only an adaptive workload gets the limit's listener: a fixed one pays nothing for the feature.
+        AdaptiveLimit adaptive = settings.adaptiveLimit() == null ? null
+                : adaptiveLimits.create(settings.adaptiveLimit(), settings.gateConfig().maxConcurrent());
+        if (adaptive != null) {
+            listeners.add(adaptive);
+        }
+        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), GateListener.composite(listeners));
+        if (adaptive != null) {
+            adaptiveLimits.steer(adaptive, gate);
+        }
         instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
         PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
         return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.limits(),

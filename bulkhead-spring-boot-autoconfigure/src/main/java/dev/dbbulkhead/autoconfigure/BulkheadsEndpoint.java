@@ -8,8 +8,11 @@ import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.limit.AdaptiveLimit;
+import dev.dbbulkhead.limit.LimitSnapshot;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -43,21 +46,27 @@ public class BulkheadsEndpoint {
     private final ListableBeanFactory beanFactory;
     private final ObjectProvider<ConnectionBudgetCheck> budgetCheck;
     private final ObjectProvider<FleetMembership> fleet;
+    private final AdaptiveLimits adaptiveLimits;
 
+    /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
                              ObjectProvider<ConnectionBudgetCheck> budgetCheck) {
-        this(registry, totals, beanFactory, budgetCheck, null);
+        this(registry, totals, beanFactory, budgetCheck, null, new AdaptiveLimits());
     }
 
-    /** @param fleet this instance's fleet membership, when coordination is on; null or empty otherwise */
+    /**
+     * @param fleet          this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits the adaptive limits to show, and to protect from resizes
+     */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
                              ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet) {
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits) {
         this.registry = registry;
         this.totals = totals;
         this.beanFactory = beanFactory;
         this.budgetCheck = budgetCheck;
         this.fleet = fleet;
+        this.adaptiveLimits = adaptiveLimits;
     }
 
     /** Every workload, in the registry's order. */
@@ -78,8 +87,9 @@ public class BulkheadsEndpoint {
 
     /**
      * Changes B and/or Q of a workload without blocking: growing takes effect at once; shrinking lets running
-     * operations finish while new admissions obey the new limits. A limit left out keeps its value. None for an
-     * unknown name: {@link BulkheadsEndpointWebExtension} answers it with HTTP 404, as a read does.
+     * operations finish while new admissions obey the new limits. A limit left out keeps its value. The B of an
+     * adaptive workload is learnt, not set: only its Q may be resized. None for an unknown name:
+     * {@link BulkheadsEndpointWebExtension} answers it with HTTP 404, as a read does.
      */
     @WriteOperation
     public @Nullable Workload resize(@Selector String name, @Nullable Integer maxConcurrent,
@@ -91,6 +101,11 @@ public class BulkheadsEndpoint {
         if (maxConcurrent == null && maxQueued == null) {
             throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
                     "nothing to resize");
+        }
+        if (maxConcurrent != null && adaptiveLimits.find(name).isPresent()) {
+            throw new InvalidEndpointRequestException("The B of workload '" + name + "' is adaptive: it is learnt"
+                    + " between limit.min-concurrent and limit.max-concurrent; resize maxQueued (Q) only, or set"
+                    + " limit.mode=fixed", "adaptive B");
         }
         try {
             // A limit left out is kept as it is at the moment of the change, not as it was read before it.
@@ -118,7 +133,19 @@ public class BulkheadsEndpoint {
         AdmissionGate gate = template.gate();
         GateConfig config = gate.config();
         return new Workload(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(), gate.active(),
-                gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template));
+                gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
+                adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(Limit.FIXED));
+    }
+
+    private static Limit adaptive(AdaptiveLimit limit) {
+        LimitSnapshot state = limit.snapshot();
+        return new Limit("adaptive", limit.config().minConcurrent(), limit.config().maxConcurrent(),
+                new Learnt(state.learnt(), state.limit(), holdTime(state.noLoadNanos()),
+                        holdTime(state.observedNanos()), state.probing()));
+    }
+
+    private static @Nullable String holdTime(long nanos) {
+        return nanos == 0 ? null : Duration.ofNanos(nanos).toString();
     }
 
     private @Nullable Pool pool(BulkheadTemplate template) {
@@ -232,10 +259,39 @@ public class BulkheadsEndpoint {
      * @param rejected      rejections since start-up by reason: full, timeout, interrupted
      * @param pool          the data source the workload's transactions use; null when its transaction manager
      *                      does not name one
+     * @param limit         how B is chosen, and what an adaptive limit has learnt
      */
     public record Workload(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
-                           long admitted, Map<String, Long> rejected, @Nullable Pool pool)
+                           long admitted, Map<String, Long> rejected, @Nullable Pool pool, Limit limit)
             implements OperationResponseBody {
+    }
+
+    /**
+     * How a workload's B is chosen.
+     *
+     * @param mode          {@code fixed} or {@code adaptive}
+     * @param minConcurrent the floor of an adaptive B; null when fixed
+     * @param maxConcurrent the ceiling of an adaptive B; null when fixed
+     * @param learnt        what an adaptive limit has learnt; null when fixed
+     */
+    public record Limit(String mode, @Nullable Integer minConcurrent, @Nullable Integer maxConcurrent,
+                        @Nullable Learnt learnt) {
+
+        static final Limit FIXED = new Limit("fixed", null, null, null);
+    }
+
+    /**
+     * What an adaptive limit has learnt. B in force is the workload's {@code maxConcurrent}: the floor while the
+     * no-load hold time is measured, else {@code concurrent}.
+     *
+     * @param concurrent       the learnt B
+     * @param limit            the learnt B before rounding to whole operations
+     * @param noLoadHoldTime   the median hold time measured at the floor (ISO-8601); null before the first probe
+     * @param recentHoldTime   the median hold time of the last window (ISO-8601); null before the first window
+     * @param probing          whether the no-load hold time is being measured now
+     */
+    public record Learnt(int concurrent, double limit, @Nullable String noLoadHoldTime,
+                         @Nullable String recentHoldTime, boolean probing) {
     }
 
     /**

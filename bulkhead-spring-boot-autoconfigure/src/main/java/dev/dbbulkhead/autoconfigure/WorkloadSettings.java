@@ -1,7 +1,10 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateLimits;
+import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.List;
@@ -21,9 +24,11 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * @param limits                PostgreSQL statement and lock timeouts and the deadline of each operation
  * @param dataSource            the bean name of the data source, or a null value for the primary one
  * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
+ * @param adaptiveLimit         the bounds of the learnt B, starting at the gate's B; null for a fixed B
  */
 record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition, TransactionLimits limits,
-                        Setting<String> dataSource, Setting<String> transactionManager) {
+                        Setting<String> dataSource, Setting<String> transactionManager,
+                        AdaptiveLimitConfig adaptiveLimit) {
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
 
@@ -93,7 +98,37 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         return new WorkloadSettings(gateConfig, transaction,
                 TransactionLimits.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
-                resolver.setting("transaction-manager", Workload::getTransactionManager, null));
+                resolver.setting("transaction-manager", Workload::getTransactionManager, null),
+                adaptiveLimit(resolver, gateConfig));
+    }
+
+    /** The bounds of an adaptive B, each checked against B (where it starts) and Q; null for a fixed B. */
+    private static AdaptiveLimitConfig adaptiveLimit(Resolver resolver, GateConfig gate) {
+        LimitMode mode = resolver.setting("limit.mode", workload -> workload.getLimit().getMode(), LimitMode.FIXED)
+                .value();
+        if (mode != LimitMode.ADAPTIVE) {
+            return null;
+        }
+        int startConcurrent = gate.maxConcurrent();
+        AdaptiveLimitConfig.Builder limit = AdaptiveLimitConfig.builder();
+        validate(resolver.setting("limit.min-concurrent", workload -> workload.getLimit().getMinConcurrent(),
+                AdaptiveLimitConfig.DEFAULT_MIN_CONCURRENT), floor -> {
+                    if (floor > startConcurrent) {
+                        throw new IllegalArgumentException("must be between " + GateLimits.MIN_MAX_CONCURRENT
+                                + " and max-concurrent (B) = " + startConcurrent + ", where the adaptive limit starts");
+                    }
+                    return limit.minConcurrent(floor);
+                });
+        validate(resolver.setting("limit.max-concurrent", workload -> workload.getLimit().getMaxConcurrent(),
+                startConcurrent), ceiling -> {
+                    if (ceiling < startConcurrent) {
+                        throw new IllegalArgumentException("must be at least max-concurrent (B) = " + startConcurrent
+                                + ", where the adaptive limit starts");
+                    }
+                    GateLimits.requireAdmittedFits(ceiling, gate.maxQueued());
+                    return limit.maxConcurrent(ceiling);
+                });
+        return limit.build();
     }
 
     /**

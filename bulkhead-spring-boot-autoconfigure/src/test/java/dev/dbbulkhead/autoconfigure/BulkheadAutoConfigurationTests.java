@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.time.Duration;
@@ -209,6 +210,11 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.budget.mode=sometimes | Property: db.bulkhead.budget.mode | WARN
             db.bulkhead.workloads.orders.retry-after=0s | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most PT24H
             db.bulkhead.defaults.retry-after=2d | Invalid value 'PT48H' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most PT24H
+            db.bulkhead.workloads.orders.limit.mode=sometimes | Property: db.bulkhead.workloads.orders.limit.mode | ADAPTIVE
+            db.bulkhead.defaults.limit.mode=adaptive,db.bulkhead.workloads.orders.limit.min-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.limit.min-concurrent' | between 1 and 2147483647
+            db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-concurrent=4,db.bulkhead.defaults.limit.min-concurrent=5 | Invalid value '5' for property 'db.bulkhead.defaults.limit.min-concurrent' | must be between 1 and max-concurrent (B) = 4, where the adaptive limit starts
+            db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-concurrent=8,db.bulkhead.workloads.orders.limit.max-concurrent=6 | Invalid value '6' for property 'db.bulkhead.workloads.orders.limit.max-concurrent' | must be at least max-concurrent (B) = 8, where the adaptive limit starts
+            db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-queued=2147483000,db.bulkhead.workloads.orders.limit.max-concurrent=1000 | Invalid value '1000' for property 'db.bulkhead.workloads.orders.limit.max-concurrent' | must be at most 2147483647, was 1000 + 2147483000
             """)
     void aBadValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
                                                                                     String names, String allowed) {
@@ -253,7 +259,9 @@ class BulkheadAutoConfigurationTests {
                 "db.bulkhead.defaults.queue-wait", "db.bulkhead.defaults.capture-stack-trace",
                 "db.bulkhead.defaults.transaction.isolation", "db.bulkhead.defaults.transaction.read-only",
                 "db.bulkhead.defaults.transaction.timeout", "db.bulkhead.defaults.data-source",
-                "db.bulkhead.defaults.transaction-manager", "db.bulkhead.defaults.retry-after");
+                "db.bulkhead.defaults.transaction-manager", "db.bulkhead.defaults.retry-after",
+                "db.bulkhead.defaults.limit.mode", "db.bulkhead.defaults.limit.min-concurrent",
+                "db.bulkhead.defaults.limit.max-concurrent");
         assertThat(properties.values()).allSatisfy(property -> assertThat(property.getDescription()).isNotBlank());
         Map<String, Object> builtInDefaults = Map.of(
                 "db.bulkhead.enabled", true,
@@ -261,7 +269,9 @@ class BulkheadAutoConfigurationTests {
                 "db.bulkhead.defaults.max-queued", GateConfig.DEFAULT_MAX_QUEUED,
                 "db.bulkhead.defaults.queue-wait", GateConfig.DEFAULT_QUEUE_WAIT.toMillis() + "ms",
                 "db.bulkhead.defaults.capture-stack-trace", GateConfig.DEFAULT_CAPTURE_STACK_TRACE,
-                "db.bulkhead.defaults.retry-after", WorkloadSettings.DEFAULT_RETRY_AFTER.toSeconds() + "s");
+                "db.bulkhead.defaults.retry-after", WorkloadSettings.DEFAULT_RETRY_AFTER.toSeconds() + "s",
+                "db.bulkhead.defaults.limit.mode", "fixed",
+                "db.bulkhead.defaults.limit.min-concurrent", AdaptiveLimitConfig.DEFAULT_MIN_CONCURRENT);
         builtInDefaults.forEach((name, builtIn) ->
                 assertThat(properties.get(name).getDefaultValue()).as(name).isEqualTo(builtIn));
         assertThat(properties.get("db.bulkhead.workloads").getType())

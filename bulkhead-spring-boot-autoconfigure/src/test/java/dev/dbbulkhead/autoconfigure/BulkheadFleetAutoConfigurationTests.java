@@ -49,6 +49,18 @@ class BulkheadFleetAutoConfigurationTests {
     }
 
     @Test
+    void anAdaptiveLimitOnTheCoordinatedPoolFailsStartUpNamingTheWorkloadAndTheFix() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                "db.bulkhead.workloads.orders.limit.mode=adaptive").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("db.bulkhead.workloads.orders.limit.mode")
+                            .hasMessageContaining("limit.mode=fixed");
+                });
+    }
+
+    @Test
     void withPostgresCoordinationTheLeasedShareBoundsThePoolAndTheGates() {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
                 .run(context -> {

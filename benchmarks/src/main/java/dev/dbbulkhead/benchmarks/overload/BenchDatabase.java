@@ -26,6 +26,9 @@ public final class BenchDatabase {
     private static final int ACCOUNTS = 10_000;
     /** How long a new pool may take to open its connections on a loaded machine. */
     private static final Duration OPENING_LIMIT = Duration.ofSeconds(30);
+    private static final String HASH = "SELECT sum(hashint4(g)) FROM generate_series(1, ?) g";
+    private static final String UPDATE_ACCOUNT =
+            "UPDATE account SET balance = balance + 1, updated = now() WHERE id = ? RETURNING balance";
 
     private final TestDatabase database;
 
@@ -92,14 +95,51 @@ public final class BenchDatabase {
     public static long sleepAndUpdate(Connection connection, Duration sleep) throws SQLException {
         try (PreparedStatement pause = connection.prepareStatement("SELECT pg_sleep(?)");
              PreparedStatement update = connection.prepareStatement(
-                     "UPDATE account SET balance = balance + 1, updated = now() WHERE id = ? RETURNING balance")) {
+                     UPDATE_ACCOUNT)) {
             pause.setDouble(1, sleep.toNanos() / 1e9);
             pause.execute();
-            update.setInt(1, ThreadLocalRandom.current().nextInt(1, ACCOUNTS + 1));
-            try (ResultSet balance = update.executeQuery()) {
-                balance.next();
-                return balance.getLong(1);
+            return updateRandomAccount(update);
+        }
+    }
+
+    /**
+     * The CPU-bound transaction: the server hashes {@code rows} integers, then one account row is updated. Its cost
+     * grows with how many such transactions share the server's CPUs.
+     */
+    public static long hashAndUpdate(Connection connection, int rows) throws SQLException {
+        try (PreparedStatement hash = connection.prepareStatement(HASH);
+             PreparedStatement update = connection.prepareStatement(
+                     UPDATE_ACCOUNT)) {
+            hash.setInt(1, rows);
+            hash.execute();
+            return updateRandomAccount(update);
+        }
+    }
+
+    /**
+     * The lock-bound transaction: the hot account row (id 1) is updated first, then the server hashes {@code rows}
+     * integers while the row stays locked until commit. Such transactions run one at a time whatever the limit.
+     */
+    public static long lockAndHash(Connection connection, int rows) throws SQLException {
+        try (PreparedStatement update = connection.prepareStatement(UPDATE_ACCOUNT);
+             PreparedStatement hash = connection.prepareStatement(HASH)) {
+            update.setInt(1, 1);
+            long balance;
+            try (ResultSet updated = update.executeQuery()) {
+                updated.next();
+                balance = updated.getLong(1);
             }
+            hash.setInt(1, rows);
+            hash.execute();
+            return balance;
+        }
+    }
+
+    private static long updateRandomAccount(PreparedStatement update) throws SQLException {
+        update.setInt(1, ThreadLocalRandom.current().nextInt(1, ACCOUNTS + 1));
+        try (ResultSet balance = update.executeQuery()) {
+            balance.next();
+            return balance.getLong(1);
         }
     }
 

@@ -10,12 +10,13 @@ import javax.sql.DataSource;
  * The benchmark pools hand out connections with auto-commit off, so this does what {@code JdbcBulkhead} does with
  * them: work, commit (or roll back), close.
  */
-final class PlainTransaction {
+public final class PlainTransaction {
 
     private PlainTransaction() {
     }
 
-    static <T> T run(DataSource pool, SqlWork<T> work) throws SQLException {
+    /** Runs {@code work} in one transaction on a connection of {@code pool}: commit, or roll back and rethrow. */
+    public static <T> T run(DataSource pool, SqlWork<T> work) throws SQLException {
         try (Connection connection = pool.getConnection()) {
             try {
                 T result = work.run(connection);

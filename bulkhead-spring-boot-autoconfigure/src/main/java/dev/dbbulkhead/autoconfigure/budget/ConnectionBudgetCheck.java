@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -34,6 +35,7 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final ObjectProvider<BulkheadRegistry> registry;
     private final BulkheadProperties properties;
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
+    private final ToIntFunction<BulkheadTemplate> mostConcurrent;
     private final Supplier<List<BudgetFinding>> contextFindings;
     /** What each pool's server answered the fleet check at start-up; null before the check ran. */
     private volatile Map<DataSource, ServerAnswer> servers;
@@ -41,24 +43,30 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private volatile List<BudgetFinding> contextFound = List.of();
 
     /**
+     * A check that counts each workload's B as it is at start-up.
+     *
      * @param failure makes the start-up failure of a report with findings in {@code fail} mode
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
                                  Function<ConnectionBudgetReport, RuntimeException> failure) {
-        this(registry, properties, failure, List::of);
+        this(registry, properties, failure, template -> template.gate().config().maxConcurrent(), List::of);
     }
 
     /**
      * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
+     * @param mostConcurrent  the most operations a workload's gate may ever run at once (the ceiling of an adaptive
+     *                        limit): what is added up, so that the arithmetic holds whatever B becomes
      * @param contextFindings what the application's context adds to the pools' arithmetic (open-session-in-view),
      *                        asked once every singleton exists
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties,
                                  Function<ConnectionBudgetReport, RuntimeException> failure,
+                                 ToIntFunction<BulkheadTemplate> mostConcurrent,
                                  Supplier<List<BudgetFinding>> contextFindings) {
         this.registry = registry;
         this.properties = properties;
         this.failure = failure;
+        this.mostConcurrent = mostConcurrent;
         this.contextFindings = contextFindings;
     }
 
@@ -101,13 +109,13 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
                 : Optional.of(assess(poolsOf(bulkheads), answered).with(contextFound));
     }
 
-    private static Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {
+    private Map<DataSource, PoolBudget> poolsOf(BulkheadRegistry bulkheads) {
         Map<DataSource, PoolBudget> pools = new IdentityHashMap<>();
         for (String name : bulkheads.names()) {
             BulkheadTemplate template = bulkheads.template(name);
             template.dataSource().ifPresent(dataSource -> PoolLimits.of(dataSource).ifPresent(limits -> {
                 PoolBudget pool = pools.computeIfAbsent(dataSource, key -> new PoolBudget(limits, new ArrayList<>()));
-                pool.workloads().add(new WorkloadBudget(name, template.gate().config().maxConcurrent(),
+                pool.workloads().add(new WorkloadBudget(name, mostConcurrent.applyAsInt(template),
                         template.limits().deadline()));
             }));
         }
