@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -88,6 +89,43 @@ class FleetMemberTest {
 
         assertThat(events).containsExactly("renew in use 8", "apply 3", "renew in use 3");
         assertThat(member.snapshot().granted()).isEqualTo(3);
+    }
+
+    @Test
+    void aMemberWhoseTransactionsOutlastTheHeartbeatGivesBackWhatItHoldsAndTheRestAtTheNextHeartbeat() {
+        AtomicInteger inUse = new AtomicInteger(8);
+        ShareTarget busyPool = new ShareTarget() {
+            @Override
+            public boolean apply(int connections) {
+                events.add("apply " + connections);
+                return true;
+            }
+
+            @Override
+            public int connectionsInUse() {
+                // Every look at the pool takes a quarter of a heartbeat: the wait for it to drain must end.
+                clock.addAndGet(HEARTBEAT.toNanos() / 4);
+                return inUse.get();
+            }
+        };
+        FleetMember busy = new FleetMember(coordinator, new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL),
+                List.of(busyPool), scheduler, clock::get);
+        busy.start();
+        answer = request -> lease(8, 8);
+        busy.heartbeat();
+        events.clear();
+        answer = request -> lease(Math.max(3, Math.min(8, request.connectionsInUse())), 3);
+
+        long before = clock.get();
+        busy.heartbeat();
+        assertThat(events).containsExactly("renew in use 8", "apply 3", "renew in use 8");
+        assertThat(busy.snapshot().granted()).as("never below what the pool still holds").isEqualTo(8);
+        assertThat(clock.get() - before).as("waited at least a heartbeat for the pool to drain")
+                .isGreaterThanOrEqualTo(HEARTBEAT.toNanos());
+
+        inUse.set(3);
+        busy.heartbeat();
+        assertThat(busy.snapshot().granted()).as("given back once the transactions let go").isEqualTo(3);
     }
 
     @Test
