@@ -22,7 +22,8 @@ import java.util.function.LongSupplier;
  *       lease checks ({@link FleetSettings#leaseCheck()}), so that it has stopped using the share before the
  *       coordinator's clock lets anyone else take it.</li>
  *   <li><b>Shrink before giving back.</b> A lowered target is applied to every target first; the share is given
- *       back in a second renewal at once, and never below what the pool still holds.</li>
+ *       back in a second renewal as soon as the work admitted under the larger share has let go of its connections
+ *       (waiting at most a heartbeat for it), and never below what the pool still holds.</li>
  *   <li><b>Unreachable coordinator.</b> The last share is kept until the lease would have expired, then the
  *       instance falls to its floor and grows again only with a new grant.</li>
  * </ul>
@@ -69,6 +70,9 @@ public final class FleetMember {
     private final LongSupplier nanoTime;
     private final long leaseTtlNanos;
     private final long leaseCheckNanos;
+    private final long heartbeatNanos;
+    /** How often a wait for the targets to let go of connections looks again: a twentieth of a heartbeat. */
+    private final long drainPollNanos;
     /** Held through a whole heartbeat, so that stopping waits for one in flight. */
     private final ReentrantLock renewal = new ReentrantLock();
     /** Guards the state below; never held while talking to the coordinator. */
@@ -102,6 +106,8 @@ public final class FleetMember {
         this.nanoTime = nanoTime;
         this.leaseTtlNanos = settings.leaseTtl().toNanos();
         this.leaseCheckNanos = settings.leaseCheck().toNanos();
+        this.heartbeatNanos = settings.heartbeat().toNanos();
+        this.drainPollNanos = Math.max(1, heartbeatNanos / 20);
     }
 
     /** Falls to the floor, then starts renewing: the first heartbeat at once. */
@@ -142,7 +148,7 @@ public final class FleetMember {
             } finally {
                 state.unlock();
             }
-            boolean drained = awaitDrained(validUntil);
+            boolean drained = awaitInUseAtMost(settings.floor(), validUntil);
             boolean gaveBack = drained && giveBack();
             state.lock();
             try {
@@ -181,8 +187,13 @@ public final class FleetMember {
         renewal.lock();
         try {
             if (renewOnce()) {
-                // A lowered target was just applied: give the freed share back now, not a heartbeat later.
-                renewOnce();
+                // A lowered target was just applied, but work admitted under the larger share still holds connections:
+                // give the freed share back as soon as that work is done (at most a heartbeat on), not a heartbeat
+                // later, so that a newcomer grows at its next heartbeat.
+                awaitInUseAtMost(appliedNow(), nanoTime.getAsLong() + heartbeatNanos);
+                if (!Thread.currentThread().isInterrupted()) {
+                    renewOnce();
+                }
             }
         } catch (RuntimeException unexpected) {
             // A periodic task that throws is never run again: report and carry on with the next heartbeat.
@@ -278,25 +289,30 @@ public final class FleetMember {
 
     /** What the member may be using: its applied share, or more while work admitted under a larger one drains. */
     private int connectionsInUse() {
-        int inUse;
+        return Math.max(appliedNow(), maxInUse());
+    }
+
+    /**
+     * Waits while the targets hold more than {@code connections}. Returns true once they hold no more; false when
+     * {@code until} passed first or the thread was interrupted (the interrupt flag stays set).
+     */
+    private boolean awaitInUseAtMost(int connections, long until) {
+        while (maxInUse() > connections) {
+            if (nanoTime.getAsLong() - until >= 0 || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            LockSupport.parkNanos(drainPollNanos);
+        }
+        return true;
+    }
+
+    private int appliedNow() {
         state.lock();
         try {
-            inUse = applied;
+            return applied;
         } finally {
             state.unlock();
         }
-        return Math.max(inUse, maxInUse());
-    }
-
-    private boolean awaitDrained(long validUntil) {
-        long pause = Math.max(1, leaseCheckNanos / 10);
-        while (maxInUse() > settings.floor()) {
-            if (nanoTime.getAsLong() - validUntil >= 0 || Thread.currentThread().isInterrupted()) {
-                return false;
-            }
-            LockSupport.parkNanos(pause);
-        }
-        return true;
     }
 
     private int maxInUse() {

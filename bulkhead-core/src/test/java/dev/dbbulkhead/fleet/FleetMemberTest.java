@@ -6,10 +6,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Delayed;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -95,6 +92,43 @@ class FleetMemberTest {
     }
 
     @Test
+    void aMemberWhoseTransactionsOutlastTheHeartbeatGivesBackWhatItHoldsAndTheRestAtTheNextHeartbeat() {
+        AtomicInteger inUse = new AtomicInteger(8);
+        ShareTarget busyPool = new ShareTarget() {
+            @Override
+            public boolean apply(int connections) {
+                events.add("apply " + connections);
+                return true;
+            }
+
+            @Override
+            public int connectionsInUse() {
+                // Every look at the pool takes a quarter of a heartbeat: the wait for it to drain must end.
+                clock.addAndGet(HEARTBEAT.toNanos() / 4);
+                return inUse.get();
+            }
+        };
+        FleetMember busy = new FleetMember(coordinator, new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL),
+                List.of(busyPool), scheduler, clock::get);
+        busy.start();
+        answer = request -> lease(8, 8);
+        busy.heartbeat();
+        events.clear();
+        answer = request -> lease(Math.max(3, Math.min(8, request.connectionsInUse())), 3);
+
+        long before = clock.get();
+        busy.heartbeat();
+        assertThat(events).containsExactly("renew in use 8", "apply 3", "renew in use 8");
+        assertThat(busy.snapshot().granted()).as("never below what the pool still holds").isEqualTo(8);
+        assertThat(clock.get() - before).as("waited at least a heartbeat for the pool to drain")
+                .isGreaterThanOrEqualTo(HEARTBEAT.toNanos());
+
+        inUse.set(3);
+        busy.heartbeat();
+        assertThat(busy.snapshot().granted()).as("given back once the transactions let go").isEqualTo(3);
+    }
+
+    @Test
     void aGrantAboveTheTargetIsNotUsedAndOneBelowTheFloorLeavesTheFloor() {
         member.start();
         answer = request -> lease(6, 4);
@@ -136,57 +170,5 @@ class FleetMemberTest {
 
     private static Lease lease(int granted, int target) {
         return new Lease(granted, target, 12, List.of());
-    }
-
-    /** Records the periodic tasks instead of running them: the test beats by hand. */
-    private static final class ManualScheduler extends ScheduledThreadPoolExecutor {
-
-        int cancelled;
-
-        ManualScheduler() {
-            super(1);
-        }
-
-        @Override
-        public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
-                                                         TimeUnit unit) {
-            return new ScheduledFuture<Object>() {
-                @Override
-                public long getDelay(TimeUnit timeUnit) {
-                    return Long.MAX_VALUE;
-                }
-
-                @Override
-                public int compareTo(Delayed other) {
-                    return 0;
-                }
-
-                @Override
-                public boolean cancel(boolean mayInterruptIfRunning) {
-                    cancelled++;
-                    return true;
-                }
-
-                @Override
-                public boolean isCancelled() {
-                    return false;
-                }
-
-                @Override
-                public boolean isDone() {
-                    return false;
-                }
-
-                @Override
-                public Object get() {
-                    return null;
-                }
-
-                @Override
-                public Object get(long timeout, TimeUnit timeUnit) {
-                    return null;
-                }
-            };
-        }
     }
 }

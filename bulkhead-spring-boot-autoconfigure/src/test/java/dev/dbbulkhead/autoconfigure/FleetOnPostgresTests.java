@@ -10,8 +10,6 @@ import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
-import dev.dbbulkhead.fleet.Lease;
-import dev.dbbulkhead.fleet.LeaseRequest;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
@@ -46,7 +44,16 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Several instances, each with its own pool, gates and coordinator, share one budget through a table of the real
  * PostgreSQL while they join, leave cleanly and die. A sampler watches all along that the grants of unexpired leases
- * never add up to more than the budget, and that no live instance's pool maximum or sum of B passes its share.
+ * never add up to more than the budget, and that no live instance's pool maximum or sum of B passes its share; after
+ * each change the shares reach the fair split, applied by every instance and granted in the table.
+ *
+ * <p>How many heartbeats that takes is not asserted here but in {@code FleetConvergenceTest}, on a clock the test
+ * moves: here it depends on how fast the machine runs. A shrinking instance gives its share back only once the
+ * transactions its load threads run under the larger share have let go of their connections, and on a loaded machine
+ * a thread holding one may not run again for several heartbeats; and this thread, polling for the fair split, may
+ * notice it heartbeats after it happened. A load average of 10 on 2 cores is enough to count 9 renewals of the
+ * slowest member here where the protocol needs at most 6, with no rule broken. Safety, by contrast, is asserted at
+ * every sample: it holds however slow the machine is.
  */
 @Timeout(value = 2, unit = TimeUnit.MINUTES)
 class FleetOnPostgresTests {
@@ -61,10 +68,6 @@ class FleetOnPostgresTests {
     private static final long BACK_OFF_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     /** The sampler's pause between two samples, so that it leaves the machine to the instances. */
     private static final long SAMPLE_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
-    /** A heartbeat may renew twice (once to learn a lower target, once to give the freed share back). */
-    private static final int RENEWALS_PER_HEARTBEAT = 2;
-    /** Two heartbeats after the change, and the one that may have been under way when it happened. */
-    private static final int MOST_RENEWALS_TO_CONVERGE = 3 * RENEWALS_PER_HEARTBEAT;
 
     private final TestDatabase database = PostgresFixture.freshSchema();
     private final Map<String, Instance> live = new TreeMap<>();
@@ -94,28 +97,24 @@ class FleetOnPostgresTests {
     void theGrantsOfUnexpiredLeasesNeverPassTheBudgetWhileInstancesJoinLeaveAndDie() throws Exception {
         join("a");
         join("b");
-        awaitFairSplit("two instances started", Map.of());
+        awaitFairSplit("two instances started");
         startSampler();
 
-        Map<String, Integer> before = renewals();
         join("c");
-        awaitFairSplit("c joined", before);
+        awaitFairSplit("c joined");
 
-        before = renewals();
         join("d");
-        awaitFairSplit("d joined", before);
+        awaitFairSplit("d joined");
 
-        before = renewals();
         Instance leaving = live.remove("d");
         leaving.leave();
         assertThat(grantsInTable()).as("a clean leave gives the share back at once").doesNotContainKey("d");
-        awaitFairSplit("d left", before);
+        awaitFairSplit("d left");
 
         Instance killed = live.remove("c");
         killed.kill();
         Await.until("c's lease expired on the server's clock", () -> !unexpiredLeases().contains("c"));
-        before = renewals();
-        awaitFairSplit("c's lease expired", before);
+        awaitFairSplit("c's lease expired");
 
         sampling.set(false);
         sampler.join();
@@ -131,12 +130,8 @@ class FleetOnPostgresTests {
         instance.start();
     }
 
-    /**
-     * Waits until every live instance applies its fair share, the table grants exactly those shares, and then checks
-     * that the slowest-beating member needed no more than two heartbeats (plus the one under way) since
-     * {@code renewalsBefore}.
-     */
-    private void awaitFairSplit(String change, Map<String, Integer> renewalsBefore) {
+    /** Waits until every live instance applies its fair share and the table grants exactly those shares. */
+    private void awaitFairSplit(String change) {
         List<String> names = List.copyOf(live.keySet());
         int[] fair = FairShares.split(BUDGET, names.stream().map(name -> new FairShares.Claim(1, POOL_SIZE)).toList());
         Map<String, Integer> expected = new HashMap<>();
@@ -153,27 +148,6 @@ class FleetOnPostgresTests {
             return grantsInTable().equals(expected);
         });
         assertThat(violations).as("what the sampler saw until the fair split after %s", change).isEmpty();
-        if (renewalsBefore.isEmpty()) {
-            return;
-        }
-        // Measured in the heartbeats of the slowest-beating member: on a busy machine the members' heartbeats
-        // drift apart, and a fast one renews more often while it waits for a slow one to give back or grow.
-        Map<String, Integer> after = renewals();
-        Map<String, Integer> since = new TreeMap<>();
-        renewalsBefore.forEach((name, count) -> {
-            if (live.containsKey(name)) {
-                since.put(name, after.get(name) - count);
-            }
-        });
-        assertThat(since.values().stream().mapToInt(Integer::intValue).min().orElseThrow())
-                .as("renewals to converge after %s, by member: %s", change, since)
-                .isLessThanOrEqualTo(MOST_RENEWALS_TO_CONVERGE);
-    }
-
-    private Map<String, Integer> renewals() {
-        Map<String, Integer> counts = new HashMap<>();
-        live.forEach((name, instance) -> counts.put(name, instance.coordinator.renewals.get()));
-        return counts;
     }
 
     private void startSampler() {
@@ -235,29 +209,6 @@ class FleetOnPostgresTests {
         return rows;
     }
 
-    /** Counts a member's renewals, so that convergence is measured in heartbeats rather than in wall-clock time. */
-    private static final class CountingCoordinator implements FleetCoordinator {
-
-        final FleetCoordinator delegate;
-        final AtomicInteger renewals = new AtomicInteger();
-
-        CountingCoordinator(FleetCoordinator delegate) {
-            this.delegate = delegate;
-        }
-
-        @Override
-        public Lease renew(LeaseRequest request) {
-            Lease lease = delegate.renew(request);
-            renewals.incrementAndGet();
-            return lease;
-        }
-
-        @Override
-        public void leave(String memberId) {
-            delegate.leave(memberId);
-        }
-    }
-
     /** One application instance: its pool, two workloads' gates, its coordinator, its heartbeat and some load. */
     private final class Instance {
 
@@ -265,7 +216,6 @@ class FleetOnPostgresTests {
         final HikariDataSource pool;
         final HikariDataSource coordinatorPool;
         final List<AdmissionGate> gates;
-        final CountingCoordinator coordinator;
         final ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(2);
         final FleetMember member;
         final AtomicBoolean loading = new AtomicBoolean(true);
@@ -280,8 +230,8 @@ class FleetOnPostgresTests {
                     new AdmissionGate("orders", GateConfig.builder().maxConcurrent(6).maxQueued(4)
                             .queueWait(Duration.ofMillis(20)).build()),
                     new AdmissionGate("reports", GateConfig.builder().maxConcurrent(4).build()));
-            this.coordinator = new CountingCoordinator(
-                    new PostgresFleetCoordinator(coordinatorPool, PostgresFleetCoordinator.DEFAULT_TABLE, BUDGET));
+            FleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool,
+                    PostgresFleetCoordinator.DEFAULT_TABLE, BUDGET);
             GateShares gateShares = new GateShares(gates.stream().map(ConcurrencyCeiling::new).toList());
             this.member = new FleetMember(coordinator,
                     new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL),
