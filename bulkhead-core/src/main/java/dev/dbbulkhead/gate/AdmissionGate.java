@@ -161,6 +161,18 @@ public final class AdmissionGate {
         if (!running && !counts.tryJoinQueue()) {
             throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
+        return waitToRun(held, running, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /**
+     * For an admitted operation: waits for its execution permit if it has none yet, then hands out the permit or
+     * gives back what it took. Kept apart so that {@link #admitAndWait} stays small enough to be inlined, and an
+     * immediate refusal is thrown and caught in one compiled frame.
+     */
+    private Permit waitToRun(HeldGate held, boolean runningAlready, long waitStart, long maxWaitNanos,
+                             long deadlineNanos, boolean hasDeadline) {
+        boolean clocked = timed || hasDeadline;
+        boolean running = runningAlready;
         boolean handedOut = false;
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
         long waitedNanos = 0L;
