@@ -79,6 +79,11 @@ public final class FleetMember {
     private final ReentrantLock state = new ReentrantLock();
 
     private Status status = Status.JOINING;
+    /**
+     * Set once {@link #stop()} begins: a heartbeat that was already running when its task was cancelled must not
+     * renew after the share was given back, or its renewal would put the departed member's lease back.
+     */
+    private boolean stopping;
     private int applied;
     private boolean canServe;
     private long validUntilNanos;
@@ -132,6 +137,7 @@ public final class FleetMember {
     public void stop() {
         state.lock();
         try {
+            stopping = true;
             cancel(heartbeatTask);
             cancel(leaseCheckTask);
         } finally {
@@ -186,6 +192,9 @@ public final class FleetMember {
     void heartbeat() {
         renewal.lock();
         try {
+            if (isStopping()) {
+                return;
+            }
             if (renewOnce()) {
                 // A lowered target was just applied, but work admitted under the larger share still holds connections:
                 // give the freed share back as soon as that work is done (at most a heartbeat on), not a heartbeat
@@ -304,6 +313,15 @@ public final class FleetMember {
             LockSupport.parkNanos(drainPollNanos);
         }
         return true;
+    }
+
+    private boolean isStopping() {
+        state.lock();
+        try {
+            return stopping;
+        } finally {
+            state.unlock();
+        }
     }
 
     private int appliedNow() {

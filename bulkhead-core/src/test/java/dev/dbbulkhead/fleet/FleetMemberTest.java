@@ -168,6 +168,21 @@ class FleetMemberTest {
         assertThat(scheduler.cancelled).as("heartbeat and lease check stopped").isEqualTo(2);
     }
 
+    @Test
+    void aHeartbeatThatRunsAfterTheMemberLeftRenewsNothing() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        member.stop();
+        events.clear();
+
+        // A heartbeat already under way when stop() cancelled its task gets the renewal lock after the goodbye.
+        member.heartbeat();
+
+        assertThat(events).as("nothing renewed after the share was given back").isEmpty();
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEFT);
+    }
+
     private static Lease lease(int granted, int target) {
         return new Lease(granted, target, 12, List.of());
     }
