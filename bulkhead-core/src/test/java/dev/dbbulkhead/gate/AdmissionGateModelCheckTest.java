@@ -1,6 +1,5 @@
 package dev.dbbulkhead.gate;
 
-import dev.dbbulkhead.BulkheadRejectedException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -58,20 +57,7 @@ public class AdmissionGateModelCheckTest {
         int startGeneration = limits.currentGeneration();
         insideByStartGeneration.incrementAndGet(startGeneration);
         try {
-            Permit permit;
-            try {
-                permit = gate.acquire();
-            } catch (BulkheadRejectedException rejected) {
-                return;
-            }
-            int runningNow = running.incrementAndGet();
-            int concurrentLimit = limits.mostConcurrentSince(startGeneration);
-            GateModelSteps.check(runningNow <= concurrentLimit, "running " + runningNow + " > B " + concurrentLimit);
-            limits.checkGateFigures(gate, startGeneration);
-            running.decrementAndGet();
-            permit.close();
-            permit.close();
-            GateModelSteps.check(permit.isReleased(), "permit not released after close");
+            GateModelSteps.enterRunAndLeave(gate, limits, running);
         } finally {
             insideByStartGeneration.decrementAndGet(startGeneration);
         }
