@@ -9,12 +9,13 @@ import dev.dbbulkhead.fleet.ShareTarget;
  * only the gates: the maximum pool size becomes the share (never above the size configured), and when the pool
  * holds more than that its idle connections are closed at once and busy ones as they come back.
  */
-final class HikariPoolShare implements ShareTarget {
+public final class HikariPoolShare implements ShareTarget {
 
     private final HikariDataSource pool;
     private final int configuredMaximum;
 
-    HikariPoolShare(HikariDataSource pool) {
+    /** @param pool the pool to apply shares to; the size it is configured with now is the most a share sets */
+    public HikariPoolShare(HikariDataSource pool) {
         this.pool = pool;
         this.configuredMaximum = pool.getMaximumPoolSize();
     }

@@ -2,8 +2,8 @@ package dev.dbbulkhead.benchmarks.fleet;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.autoconfigure.HikariPoolShare;
 import dev.dbbulkhead.benchmarks.report.Charts;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
 import dev.dbbulkhead.fleet.ConcurrencyCeiling;
@@ -11,7 +11,6 @@ import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
-import dev.dbbulkhead.fleet.ShareTarget;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
@@ -218,7 +217,7 @@ public final class FleetDemo {
                 leasePool = new HikariDataSource(config(url, name + "-lease", 1));
                 member = new FleetMember(new PostgresFleetCoordinator(leasePool, "fleet_demo", budget),
                         new FleetSettings(name + "-" + System.nanoTime(), 1, POOL_SIZE, 1, HEARTBEAT, LEASE_TTL),
-                        List.of(new GateShares(List.of(new ConcurrencyCeiling(gate))), new PoolShare(pool)),
+                        List.of(new GateShares(List.of(new ConcurrencyCeiling(gate))), new HikariPoolShare(pool)),
                         scheduler);
             } else {
                 leasePool = null;
@@ -293,26 +292,6 @@ public final class FleetDemo {
             if (leasePool != null) {
                 leasePool.close();
             }
-        }
-    }
-
-    /** The pool's maximum follows the share; idle connections above it close at once. */
-    private record PoolShare(HikariDataSource pool) implements ShareTarget {
-
-        @Override
-        public boolean apply(int connections) {
-            pool.setMaximumPoolSize(Math.min(connections, POOL_SIZE));
-            HikariPoolMXBean running = pool.getHikariPoolMXBean();
-            if (running != null && running.getTotalConnections() > connections) {
-                running.softEvictConnections();
-            }
-            return true;
-        }
-
-        @Override
-        public int connectionsInUse() {
-            HikariPoolMXBean running = pool.getHikariPoolMXBean();
-            return running == null ? 0 : running.getTotalConnections();
         }
     }
 }
