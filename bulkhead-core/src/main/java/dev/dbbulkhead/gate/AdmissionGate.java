@@ -376,6 +376,19 @@ public final class AdmissionGate {
         return counts.parkedWaiters();
     }
 
+    /**
+     * Whether the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline} judges the queue standing right now
+     * (serving the newest first and shedding); always false under {@link QueueDiscipline#FIFO}. For observation only.
+     */
+    public boolean queueStanding() {
+        return false; // API first; the adaptive discipline comes with issue 14's gate change.
+    }
+
+    /** Waiters refused by the adaptive discipline since the gate was built. For observation only. */
+    public long shedCount() {
+        return 0L; // API first; the adaptive discipline comes with issue 14's gate change.
+    }
+
     @Override
     public String toString() {
         return "AdmissionGate[" + workload + ", " + counts.limits() + ", " + counts + "]";

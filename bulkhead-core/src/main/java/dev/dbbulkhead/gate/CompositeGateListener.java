@@ -34,6 +34,13 @@ final class CompositeGateListener implements GateListener {
     }
 
     @Override
+    public void onShed(String workload, long queueWaitNanos) {
+        for (GateListener listener : listeners) {
+            listener.onShed(workload, queueWaitNanos);
+        }
+    }
+
+    @Override
     public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
         for (GateListener listener : listeners) {
             listener.onReleased(workload, outcome, heldNanos);

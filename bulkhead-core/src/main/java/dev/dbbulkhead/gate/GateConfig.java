@@ -17,6 +17,12 @@ public final class GateConfig {
     public static final Duration DEFAULT_QUEUE_WAIT = Duration.ZERO;
     /** Rejections skip their stack trace unless asked: shedding must stay cheap. */
     public static final boolean DEFAULT_CAPTURE_STACK_TRACE = false;
+    /** Default queue discipline: arrival order, as a fair semaphore. */
+    public static final QueueDiscipline DEFAULT_QUEUE_DISCIPLINE = QueueDiscipline.FIFO;
+    /** Default target delay of the adaptive discipline: CoDel's and folly's 5 ms. */
+    public static final Duration DEFAULT_QUEUE_TARGET_DELAY = Duration.ofMillis(5);
+    /** Default interval of the adaptive discipline: CoDel's and folly's 100 ms. */
+    public static final Duration DEFAULT_QUEUE_INTERVAL = Duration.ofMillis(100);
 
     private static final GateConfig DEFAULTS = builder().build();
 
@@ -24,12 +30,18 @@ public final class GateConfig {
     private final int maxQueued;
     private final Duration queueWait;
     private final boolean captureStackTrace;
+    private final QueueDiscipline queueDiscipline;
+    private final Duration queueTargetDelay;
+    private final Duration queueInterval;
 
     private GateConfig(Builder builder) {
         this.maxConcurrent = builder.maxConcurrent;
         this.maxQueued = builder.maxQueued;
         this.queueWait = builder.queueWait;
         this.captureStackTrace = builder.captureStackTrace;
+        this.queueDiscipline = builder.queueDiscipline;
+        this.queueTargetDelay = builder.queueTargetDelay;
+        this.queueInterval = builder.queueInterval;
     }
 
     /** The defaults: {@value #DEFAULT_MAX_CONCURRENT} concurrent, {@value #DEFAULT_MAX_QUEUED} queued, no wait. */
@@ -48,7 +60,10 @@ public final class GateConfig {
                 .maxConcurrent(maxConcurrent)
                 .maxQueued(maxQueued)
                 .queueWait(queueWait)
-                .captureStackTrace(captureStackTrace);
+                .captureStackTrace(captureStackTrace)
+                .queueDiscipline(queueDiscipline)
+                .queueTargetDelay(queueTargetDelay)
+                .queueInterval(queueInterval);
     }
 
     /** B: operations that may run at once, from requesting the connection to its cleanup. */
@@ -76,24 +91,45 @@ public final class GateConfig {
         return captureStackTrace;
     }
 
+    /** How waiters are served. */
+    public QueueDiscipline queueDiscipline() {
+        return queueDiscipline;
+    }
+
+    /** The adaptive discipline's target: a queue whose every wait in an interval exceeds it stands. */
+    public Duration queueTargetDelay() {
+        return queueTargetDelay;
+    }
+
+    /** The adaptive discipline's interval: how long every wait must exceed the target before the queue stands. */
+    public Duration queueInterval() {
+        return queueInterval;
+    }
+
     @Override
     public boolean equals(Object other) {
         return other instanceof GateConfig that
                 && maxConcurrent == that.maxConcurrent
                 && maxQueued == that.maxQueued
                 && queueWait.equals(that.queueWait)
-                && captureStackTrace == that.captureStackTrace;
+                && captureStackTrace == that.captureStackTrace
+                && queueDiscipline == that.queueDiscipline
+                && queueTargetDelay.equals(that.queueTargetDelay)
+                && queueInterval.equals(that.queueInterval);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(maxConcurrent, maxQueued, queueWait, captureStackTrace);
+        return Objects.hash(maxConcurrent, maxQueued, queueWait, captureStackTrace, queueDiscipline,
+                queueTargetDelay, queueInterval);
     }
 
     @Override
     public String toString() {
         return "GateConfig[maxConcurrent=" + maxConcurrent + ", maxQueued=" + maxQueued
-                + ", queueWait=" + queueWait + ", captureStackTrace=" + captureStackTrace + "]";
+                + ", queueWait=" + queueWait + ", captureStackTrace=" + captureStackTrace
+                + ", queueDiscipline=" + queueDiscipline + ", queueTargetDelay=" + queueTargetDelay
+                + ", queueInterval=" + queueInterval + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -103,6 +139,9 @@ public final class GateConfig {
         private int maxQueued = DEFAULT_MAX_QUEUED;
         private Duration queueWait = DEFAULT_QUEUE_WAIT;
         private boolean captureStackTrace = DEFAULT_CAPTURE_STACK_TRACE;
+        private QueueDiscipline queueDiscipline = DEFAULT_QUEUE_DISCIPLINE;
+        private Duration queueTargetDelay = DEFAULT_QUEUE_TARGET_DELAY;
+        private Duration queueInterval = DEFAULT_QUEUE_INTERVAL;
 
         private Builder() {
         }
@@ -131,9 +170,31 @@ public final class GateConfig {
             return this;
         }
 
-        /** @throws IllegalArgumentException when B + Q exceeds {@link Integer#MAX_VALUE} */
+        /** How waiters are served (default {@link QueueDiscipline#FIFO}). */
+        public Builder queueDiscipline(QueueDiscipline queueDiscipline) {
+            this.queueDiscipline = Objects.requireNonNull(queueDiscipline, "queueDiscipline");
+            return this;
+        }
+
+        /** Positive, and representable in nanoseconds; at most the interval (checked when built). */
+        public Builder queueTargetDelay(Duration queueTargetDelay) {
+            this.queueTargetDelay = GateLimits.requirePositive("queueTargetDelay", queueTargetDelay);
+            return this;
+        }
+
+        /** Positive, and representable in nanoseconds. */
+        public Builder queueInterval(Duration queueInterval) {
+            this.queueInterval = GateLimits.requirePositive("queueInterval", queueInterval);
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException when B + Q exceeds {@link Integer#MAX_VALUE}, or the queue's target delay
+         *                                  exceeds its interval
+         */
         public GateConfig build() {
             GateLimits.requireAdmittedFits(maxConcurrent, maxQueued);
+            GateLimits.requireTargetWithinInterval(queueTargetDelay, queueInterval);
             return new GateConfig(this);
         }
     }

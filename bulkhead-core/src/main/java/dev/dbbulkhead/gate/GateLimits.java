@@ -50,6 +50,25 @@ public final class GateLimits {
         return requireNanosecondsFit("deadline", budget);
     }
 
+    /** @return {@code duration} when it is positive and fits in a {@code long} of nanoseconds */
+    public static Duration requirePositive(String name, Duration duration) {
+        if (duration == null || duration.isNegative() || duration.isZero()) {
+            throw new IllegalArgumentException(name + " must be positive, was " + duration);
+        }
+        return requireNanosecondsFit(name, duration);
+    }
+
+    /**
+     * Refuses a target delay longer than its interval: the queue could then never be seen standing for a whole
+     * interval before a single wait had outlasted it.
+     */
+    public static void requireTargetWithinInterval(Duration queueTargetDelay, Duration queueInterval) {
+        if (queueTargetDelay.compareTo(queueInterval) > 0) {
+            throw new IllegalArgumentException("queueTargetDelay must be between 1ns and queueInterval "
+                    + queueInterval + ", was " + queueTargetDelay);
+        }
+    }
+
     private static Duration requireNanosecondsFit(String name, Duration duration) {
         try {
             duration.toNanos();

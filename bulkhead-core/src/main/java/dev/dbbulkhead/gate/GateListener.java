@@ -51,6 +51,14 @@ public interface GateListener {
     }
 
     /**
+     * A waiter was refused by the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline} before its queue wait ran
+     * out, after waiting {@code queueWaitNanos}, because the queue stood. Told on the refused operation's thread right
+     * before its {@link #onRejected} with {@link RejectionReason#QUEUE_TIMEOUT}: sheds are a part of the timeouts.
+     */
+    default void onShed(String workload, long queueWaitNanos) {
+    }
+
+    /**
      * An operation gave both permits back after holding its execution permit for {@code heldNanos}, ending with
      * the outcome recorded on its permit ({@link ExecutionOutcome#FAILED} when none was recorded).
      */
