@@ -34,6 +34,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class AdaptiveLimitAutoConfigurationTests {
 
+    private static final String SHORT = "SELECT pg_sleep(0.01)";
+    private static final String LONG = "SELECT pg_sleep(0.05)";
+
     private final MeterRegistry meters = new SimpleMeterRegistry();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -112,9 +115,10 @@ class AdaptiveLimitAutoConfigurationTests {
     }
 
     /**
-     * On the real database, one operation at a time: fast statements teach the no-load hold time, then statements
-     * that keep the server busy for thousands of times longer lower B, then fast ones raise it back to the ceiling.
-     * The loops run until the state is reached; only the state is asserted.
+     * On the real database, one operation at a time: short statements teach the no-load hold time, then statements
+     * that hold their permit five times as long lower B, then short ones raise it back to the ceiling. Both wait on
+     * the server instead of computing, so their hold times do not depend on what else the machine runs. The loops
+     * run until the state is reached; only the state is asserted.
      */
     @Test
     void onPostgresTheLimitFallsUnderSlowTransactionsAndRisesBackAndTheGaugeAndEndpointFollow() {
@@ -126,11 +130,10 @@ class AdaptiveLimitAutoConfigurationTests {
             AdmissionGate gate = orders.gate();
 
             while (limit.snapshot().noLoadNanos() == 0) {
-                orders.execute(status -> jdbc.queryForObject("SELECT 1", Integer.class));
+                orders.executeWithoutResult(status -> jdbc.execute(SHORT));
             }
             while (limit.snapshot().learnt() == 6) {
-                orders.execute(status -> jdbc.queryForObject(
-                        "SELECT count(*) FROM generate_series(1, 300000)", Long.class));
+                orders.executeWithoutResult(status -> jdbc.execute(LONG));
             }
             LimitSnapshot lowered = limit.snapshot();
             assertThat(lowered.learnt()).isBetween(1, 5);
@@ -141,7 +144,7 @@ class AdaptiveLimitAutoConfigurationTests {
             assertThat(endpoint.workload("orders").limit().learnt().noLoadHoldTime()).isNotNull();
 
             while (limit.snapshot().learnt() < 6) {
-                orders.execute(status -> jdbc.queryForObject("SELECT 1", Integer.class));
+                orders.executeWithoutResult(status -> jdbc.execute(SHORT));
             }
             assertThat(limit.snapshot().learnt()).isEqualTo(6);
             assertThat(limitGauge()).isEqualTo(gate.config().maxConcurrent());
