@@ -1,6 +1,7 @@
 package dev.dbbulkhead.gate;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -172,7 +173,11 @@ public final class GateConfig {
 
         /** How waiters are served (default {@link QueueDiscipline#FIFO}). */
         public Builder queueDiscipline(QueueDiscipline queueDiscipline) {
-            this.queueDiscipline = Objects.requireNonNull(queueDiscipline, "queueDiscipline");
+            if (queueDiscipline == null) {
+                throw new IllegalArgumentException("queueDiscipline must be one of "
+                        + Arrays.toString(QueueDiscipline.values()) + ", was null");
+            }
+            this.queueDiscipline = queueDiscipline;
             return this;
         }
 

@@ -50,9 +50,35 @@ class GateConfigTest {
     @Test
     void toBuilderRoundTripsAndEqualityIsByValue() {
         GateConfig config = GateConfig.builder().maxConcurrent(4).maxQueued(2).queueWait(Duration.ofMillis(30))
-                .captureStackTrace(true).build();
+                .captureStackTrace(true).queueDiscipline(QueueDiscipline.ADAPTIVE)
+                .queueTargetDelay(Duration.ofMillis(7)).queueInterval(Duration.ofMillis(70)).build();
 
         assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
-        assertThat(config).hasToString("GateConfig[maxConcurrent=4, maxQueued=2, queueWait=PT0.03S, captureStackTrace=true]");
+        assertThat(config.toBuilder().queueDiscipline(QueueDiscipline.FIFO).build()).isNotEqualTo(config);
+        assertThat(config).hasToString("GateConfig[maxConcurrent=4, maxQueued=2, queueWait=PT0.03S,"
+                + " captureStackTrace=true, queueDiscipline=ADAPTIVE, queueTargetDelay=PT0.007S,"
+                + " queueInterval=PT0.07S]");
+    }
+
+    @Test
+    void theQueueDisciplineDefaultsToArrivalOrderWithCoDelsTargetAndInterval() {
+        GateConfig config = GateConfig.defaults();
+
+        assertThat(config.queueDiscipline()).isEqualTo(QueueDiscipline.FIFO);
+        assertThat(config.queueTargetDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(config.queueInterval()).isEqualTo(Duration.ofMillis(100));
+    }
+
+    @Test
+    void aQueueTargetDelayOrIntervalThatIsNotPositiveOrATargetPastTheIntervalIsRefusedNamingTheValue() {
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueTargetDelay(Duration.ZERO))
+                .withMessage("queueTargetDelay must be positive, was PT0S");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueInterval(Duration.ofMillis(-1)))
+                .withMessage("queueInterval must be positive, was PT-0.001S");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueDiscipline(null))
+                .withMessage("queueDiscipline must be one of [FIFO, ADAPTIVE], was null");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder()
+                        .queueTargetDelay(Duration.ofMillis(200)).queueInterval(Duration.ofMillis(100)).build())
+                .withMessage("queueTargetDelay must be between 1ns and queueInterval PT0.1S, was PT0.2S");
     }
 }
