@@ -9,7 +9,6 @@ import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
 import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
-import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import java.nio.file.Files;
@@ -52,7 +51,7 @@ public final class BenchmarkSuite {
             System.out.println("gate cost written to " + out.resolve("gate-cost.md"));
         }
         if (what.equals("all") || what.equals("overload")) {
-            OverloadResult result = OverloadScenario.run(settings, List.of(TransactionGuard.values()));
+            OverloadResult result = OverloadScenario.run(settings, OverloadScenario.GUARDS);
             ScenarioReport.writeOverload(result, out);
             System.out.println("overload written to " + out.resolve("overload.md"));
         }

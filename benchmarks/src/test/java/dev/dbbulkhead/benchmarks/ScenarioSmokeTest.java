@@ -35,9 +35,9 @@ class ScenarioSmokeTest {
 
     @Test
     void theOverloadScenarioRunsEveryGuardAndAccountsForEveryCall() throws Exception {
-        OverloadResult result = OverloadScenario.run(ScenarioSettings.smoke(), List.of(TransactionGuard.values()));
+        OverloadResult result = OverloadScenario.run(ScenarioSettings.smoke(), OverloadScenario.GUARDS);
 
-        assertThat(result.runs()).extracting(GuardRun::guard).containsExactly(TransactionGuard.values());
+        assertThat(result.runs()).extracting(GuardRun::guard).containsExactlyElementsOf(OverloadScenario.GUARDS);
         assertThat(result.unloadedCost().count()).isEqualTo(ScenarioSettings.smoke().calibrationCalls());
         assertThat(result.closedLoopPerSecond()).as("closed-loop commits per second").isPositive();
         for (GuardRun run : result.runs()) {
@@ -51,7 +51,7 @@ class ScenarioSmokeTest {
 
         ScenarioReport.writeOverload(result, out);
         assertThat(Files.readString(out.resolve("overload.md")))
-                .contains(List.of(TransactionGuard.values()).stream().map(TransactionGuard::label).toList());
+                .contains(OverloadScenario.GUARDS.stream().map(TransactionGuard::label).toList());
         assertReadableChart("overload-latency.png");
         assertReadableChart("overload-goodput.png");
         assertReadableChart("overload-parked.png");
