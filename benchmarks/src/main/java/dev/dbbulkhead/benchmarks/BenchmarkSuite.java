@@ -9,7 +9,8 @@ import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
 import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
-import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
+import dev.dbbulkhead.benchmarks.queue.QueueReport;
+import dev.dbbulkhead.benchmarks.queue.QueueScenario;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import java.util.List;
 
 /**
  * The whole benchmark suite, one command:
- * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR] [--quick]}.
+ * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue] [--out DIR] [--quick]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  */
@@ -40,8 +41,8 @@ public final class BenchmarkSuite {
             arguments.subList(outFlag, outFlag + 2).clear();
         }
         String what = arguments.isEmpty() ? "all" : arguments.getFirst();
-        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive").contains(what)) {
-            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR]"
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue").contains(what)) {
+            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue] [--out DIR]"
                     + " [--quick]");
             System.exit(2);
         }
@@ -52,7 +53,7 @@ public final class BenchmarkSuite {
             System.out.println("gate cost written to " + out.resolve("gate-cost.md"));
         }
         if (what.equals("all") || what.equals("overload")) {
-            OverloadResult result = OverloadScenario.run(settings, List.of(TransactionGuard.values()));
+            OverloadResult result = OverloadScenario.run(settings, OverloadScenario.GUARDS);
             ScenarioReport.writeOverload(result, out);
             System.out.println("overload written to " + out.resolve("overload.md"));
         }
@@ -68,6 +69,13 @@ public final class BenchmarkSuite {
                 AdaptiveReport.write(result, out);
                 System.out.println("adaptive limit written to " + out.resolve(work.file() + ".md"));
             }
+        }
+        if (what.equals("all") || what.equals("queue")) {
+            QueueScenario.Result result = QueueScenario.run(quick ? QueueScenario.Timing.QUICK
+                    : QueueScenario.Timing.FULL);
+            QueueReport.write(result, out);
+            System.out.println("queue discipline written to " + out.resolve("queue-sustained.md") + " and "
+                    + out.resolve("queue-bursty.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

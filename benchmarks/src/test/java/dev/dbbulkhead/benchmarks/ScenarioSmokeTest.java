@@ -12,6 +12,9 @@ import dev.dbbulkhead.benchmarks.overload.GuardRun;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
 import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
 import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
+import dev.dbbulkhead.benchmarks.queue.QueueReport;
+import dev.dbbulkhead.benchmarks.queue.QueueScenario;
+import dev.dbbulkhead.benchmarks.queue.QueueTargets;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import java.awt.image.BufferedImage;
 import java.nio.file.Files;
@@ -35,9 +38,9 @@ class ScenarioSmokeTest {
 
     @Test
     void theOverloadScenarioRunsEveryGuardAndAccountsForEveryCall() throws Exception {
-        OverloadResult result = OverloadScenario.run(ScenarioSettings.smoke(), List.of(TransactionGuard.values()));
+        OverloadResult result = OverloadScenario.run(ScenarioSettings.smoke(), OverloadScenario.GUARDS);
 
-        assertThat(result.runs()).extracting(GuardRun::guard).containsExactly(TransactionGuard.values());
+        assertThat(result.runs()).extracting(GuardRun::guard).containsExactlyElementsOf(OverloadScenario.GUARDS);
         assertThat(result.unloadedCost().count()).isEqualTo(ScenarioSettings.smoke().calibrationCalls());
         assertThat(result.closedLoopPerSecond()).as("closed-loop commits per second").isPositive();
         for (GuardRun run : result.runs()) {
@@ -51,7 +54,7 @@ class ScenarioSmokeTest {
 
         ScenarioReport.writeOverload(result, out);
         assertThat(Files.readString(out.resolve("overload.md")))
-                .contains(List.of(TransactionGuard.values()).stream().map(TransactionGuard::label).toList());
+                .contains(OverloadScenario.GUARDS.stream().map(TransactionGuard::label).toList());
         assertReadableChart("overload-latency.png");
         assertReadableChart("overload-goodput.png");
         assertReadableChart("overload-parked.png");
@@ -102,13 +105,53 @@ class ScenarioSmokeTest {
         assertReadableChart(work.file() + "-p99.png");
     }
 
+    @Test
+    void theQueueScenarioRunsEveryGuardUnderSustainedAndBurstyLoadAndJudgesEveryTarget() throws Exception {
+        QueueScenario.Result result = QueueScenario.run(QueueScenario.Timing.QUICK);
+
+        for (OverloadResult part : List.of(result.sustained(), result.bursty())) {
+            assertThat(part.runs()).extracting(GuardRun::guard).containsExactlyElementsOf(QueueScenario.GUARDS);
+            assertThat(part.closedLoopPerSecond()).as("closed-loop commits per second").isPositive();
+            for (GuardRun run : part.runs()) {
+                assertThat(run.offered()).as(run.guard().label()).isPositive();
+                assertThat(run.count(Outcome.COMMITTED) + run.refused() + run.count(Outcome.FAILED)
+                        + run.count(Outcome.ABANDONED)).as(run.guard().label()).isEqualTo(run.offered());
+                assertThat(run.successes().count()).isEqualTo(run.count(Outcome.COMMITTED));
+                assertThat(run.refusalsByReason().values().stream().mapToInt(Integer::intValue).sum())
+                        .as(run.guard().label() + " refusals by reason").isEqualTo(run.refused());
+                boolean gated = run.guard() == TransactionGuard.DB_BULKHEAD
+                        || run.guard() == TransactionGuard.DB_BULKHEAD_ADAPTIVE;
+                assertThat(run.shedCount().isPresent()).as(run.guard().label() + " reports sheds").isEqualTo(gated);
+            }
+        }
+        assertThat(result.burstSize()).isEqualTo(20);
+        assertThat(result.bursty().runs()).allSatisfy(run ->
+                assertThat(run.offered() % result.burstSize()).as("whole bursts only").isZero());
+
+        QueueReport.write(result, out);
+        assertJudgedReport("queue-sustained", QueueTargets.sustained(result.sustained()));
+        assertJudgedReport("queue-bursty", QueueTargets.bursty(result.bursty()));
+    }
+
+    /** Every guard has a row, every target a verdict, and the chart stacks its panels one under the other. */
+    private void assertJudgedReport(String part, List<QueueTargets.Target> targets) throws Exception {
+        String table = Files.readString(out.resolve(part + ".md"));
+        assertThat(table).contains(QueueScenario.GUARDS.stream().map(TransactionGuard::label).toList());
+        assertThat(table).contains(targets.stream().map(QueueTargets.Target::target).toList());
+        assertThat(table.lines().filter(line -> line.endsWith("| **met** |") || line.endsWith("| **not met** |")))
+                .as(part + " verdicts").hasSize(targets.size());
+        BufferedImage chart = assertReadableChart(part + ".png");
+        assertThat(chart.getHeight()).as(part + ": panels stacked").isGreaterThan(chart.getWidth());
+    }
+
     private static void assertCountsAddUp(Map<Outcome, Integer> counts, int offered) {
         assertThat(counts.values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(offered);
     }
 
-    private void assertReadableChart(String name) throws Exception {
+    private BufferedImage assertReadableChart(String name) throws Exception {
         BufferedImage chart = ImageIO.read(out.resolve(name).toFile());
         assertThat(chart).as(name).isNotNull();
         assertThat(chart.getWidth()).isPositive();
+        return chart;
     }
 }

@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.Map;
 import java.util.function.LongPredicate;
@@ -18,6 +19,7 @@ public final class CallLog {
     private final long[] startNanos;
     private final long[] latencyNanos;
     private final Outcome[] outcomes;
+    private final String[] refusalReasons;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
     private int offered;
 
@@ -25,6 +27,7 @@ public final class CallLog {
         startNanos = new long[capacity];
         latencyNanos = new long[capacity];
         outcomes = new Outcome[capacity];
+        refusalReasons = new String[capacity];
     }
 
     /** Most calls this log can hold. */
@@ -32,10 +35,11 @@ public final class CallLog {
         return outcomes.length;
     }
 
-    void record(int call, long startedAtNanos, long latency, Outcome outcome) {
+    void record(int call, long startedAtNanos, long latency, Outcome outcome, String refusalReason) {
         startNanos[call] = startedAtNanos;
         latencyNanos[call] = latency;
         outcomes[call] = outcome;
+        refusalReasons[call] = refusalReason;
     }
 
     void failed(Throwable failure) {
@@ -72,6 +76,20 @@ public final class CallLog {
             counts.merge(outcomes[call], 1, Integer::sum);
         }
         return counts;
+    }
+
+    /**
+     * How many calls were refused ({@link Outcome#REJECTED} or {@link Outcome#POOL_TIMEOUT}) for each
+     * {@linkplain RefusalReason reason}, by name; adds up to those two counts.
+     */
+    public Map<String, Integer> refusalsByReason() {
+        Map<String, Integer> byReason = new TreeMap<>();
+        for (int call = 0; call < offered; call++) {
+            if (outcomes[call].isRefusal()) {
+                byReason.merge(refusalReasons[call], 1, Integer::sum);
+            }
+        }
+        return byReason;
     }
 
     /** Latencies (ns) of the calls that ended one of the given ways. */

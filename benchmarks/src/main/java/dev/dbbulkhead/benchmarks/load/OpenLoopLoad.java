@@ -9,7 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Offers streams of calls for a fixed window, then lets the calls still inside finish within a drain budget, then
+ * Offers streams of calls, each on its own schedule, for a fixed window, then lets the calls still inside finish within a drain budget, then
  * interrupts whatever is left (a caller of a guard that waits without bound would otherwise never return) and
  * counts it as abandoned. Bounded in count (each stream's rate × window) and in time (window + drain + a join
  * budget).
@@ -35,7 +35,7 @@ public final class OpenLoopLoad {
         long windowNanos = window.toNanos();
         List<CallLog> logs = new ArrayList<>();
         for (LoadStream stream : streams) {
-            logs.add(new CallLog(Math.toIntExact((long) Math.ceil(stream.callsPerSecond() * windowNanos / 1e9) + 1)));
+            logs.add(new CallLog(Math.toIntExact(stream.arrivals().within(window))));
         }
         List<Thread> callers = new ArrayList<>();
         int[] started = new int[streams.size()];
@@ -52,7 +52,7 @@ public final class OpenLoopLoad {
             for (int s = 0; s < streams.size(); s++) {
                 LoadStream stream = streams.get(s);
                 CallLog log = logs.get(s);
-                long due = Math.min(log.capacity(), (long) (stream.callsPerSecond() * elapsed / 1e9) + 1);
+                long due = Math.min(log.capacity(), stream.arrivals().dueBy(elapsed));
                 while (started[s] < due) {
                     callers.add(startCaller(stream.call(), log, started[s]++, clock, occupancy));
                 }
@@ -110,7 +110,7 @@ public final class OpenLoopLoad {
             if (counted == Outcome.FAILED) {
                 log.failed(failure);
             }
-            log.record(slot, start, end - start, counted);
+            log.record(slot, start, end - start, counted, counted.isRefusal() ? RefusalReason.of(failure) : null);
         });
     }
 

@@ -2,6 +2,7 @@ package dev.dbbulkhead.benchmarks.overload;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.benchmarks.load.Arrivals;
 import dev.dbbulkhead.benchmarks.load.LoadStream;
 import dev.dbbulkhead.benchmarks.load.Occupancy;
 import dev.dbbulkhead.testing.PostgresFixture;
@@ -144,12 +145,18 @@ public final class BenchDatabase {
     }
 
     /**
-     * Callers offering {@link #sleepAndUpdate} transactions at {@code perSecond} through {@code transactions},
-     * counted as executing in {@code occupancy} while they hold a connection.
+     * Callers offering {@link #sleepAndUpdate} transactions steadily at {@code perSecond} through
+     * {@code transactions}, counted as executing in {@code occupancy} while they hold a connection.
      */
     public static LoadStream callers(String name, double perSecond, GuardedTransactions transactions, Duration sleep,
                                      Occupancy occupancy) {
-        return new LoadStream(name, perSecond, () -> transactions.transaction(
+        return callers(name, Arrivals.steady(perSecond), transactions, sleep, occupancy);
+    }
+
+    /** Callers offering {@link #sleepAndUpdate} transactions on {@code arrivals}, as above. */
+    public static LoadStream callers(String name, Arrivals arrivals, GuardedTransactions transactions, Duration sleep,
+                                     Occupancy occupancy) {
+        return new LoadStream(name, arrivals, () -> transactions.transaction(
                 connection -> occupancy.executing(() -> sleepAndUpdate(connection, sleep))));
     }
 

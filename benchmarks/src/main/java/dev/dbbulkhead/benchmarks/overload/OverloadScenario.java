@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.overload;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.benchmarks.alternatives.ConcurrencyLimitedCalls;
 import dev.dbbulkhead.benchmarks.alternatives.SpringResilience;
+import dev.dbbulkhead.benchmarks.load.Arrivals;
 import dev.dbbulkhead.benchmarks.load.CallLog;
 import dev.dbbulkhead.benchmarks.load.LatencySummary;
 import dev.dbbulkhead.benchmarks.load.LoadStream;
@@ -28,8 +29,16 @@ public final class OverloadScenario {
     public static final int POOL_SIZE = ConcurrencyLimitedCalls.POOL_SIZED_LIMIT;
     /** Offered load over the pool's capacity. */
     public static final int OVERLOAD_FACTOR = 10;
-    static final Duration TRANSACTION_SLEEP = Duration.ofMillis(10);
-    static final Budget BUDGET = new Budget(POOL_SIZE, 2 * POOL_SIZE, Duration.ofMillis(50));
+    /** The server-side sleep of the transaction of known cost. */
+    public static final Duration TRANSACTION_SLEEP = Duration.ofMillis(10);
+    /** B, Q and the queue wait of every guard that has such settings. */
+    public static final Budget BUDGET = new Budget(POOL_SIZE, 2 * POOL_SIZE, Duration.ofMillis(50));
+    /** The guards compared in this scenario, in the order run. */
+    public static final List<TransactionGuard> GUARDS = List.of(TransactionGuard.NONE, TransactionGuard.RESILIENCE4J,
+            TransactionGuard.SPRING_REJECT, TransactionGuard.SPRING_BLOCK, TransactionGuard.DB_BULKHEAD);
+    /** {@value #OVERLOAD_FACTOR}× what P connections commit of the transaction's sleep alone, steadily. */
+    public static final Arrivals OFFERED =
+            Arrivals.steady(OVERLOAD_FACTOR * POOL_SIZE / (TRANSACTION_SLEEP.toNanos() / 1e9));
     private static final long TIME_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private OverloadScenario() {
@@ -40,23 +49,32 @@ public final class OverloadScenario {
             throws SQLException, InterruptedException {
         BenchDatabase database = BenchDatabase.create();
         LatencySummary cost = calibrate(database, settings);
-        double capacity = POOL_SIZE / (cost.p50() / 1000.0);
-        double offered = OVERLOAD_FACTOR * POOL_SIZE / (TRANSACTION_SLEEP.toNanos() / 1e9);
-        Duration slo = BUDGET.queueWait().plusNanos((long) (cost.p50() * 1_000_000));
+        double capacity = capacity(cost);
+        Duration slo = slo(cost);
         List<GuardRun> runs = new ArrayList<>();
         try (SpringResilience spring = new SpringResilience()) {
             for (TransactionGuard guard : guards) {
-                runs.add(runGuard(database, settings, guard, spring, offered, slo));
+                runs.add(runGuard(database, settings, guard, spring, OFFERED, settings.window(), slo, "overload"));
             }
         }
         // After the guards, so that it runs on compiled code as they did.
         double closedLoop = closedLoop(database, settings);
-        return new OverloadResult(POOL_SIZE, TRANSACTION_SLEEP, cost, capacity, closedLoop, offered, BUDGET, slo,
-                settings.window(), runs);
+        return new OverloadResult(POOL_SIZE, TRANSACTION_SLEEP, cost, capacity, closedLoop, OFFERED.perSecond(),
+                BUDGET, slo, settings.window(), runs);
+    }
+
+    /** The physical ceiling: P / the transaction's unloaded median cost, in commits per second. */
+    public static double capacity(LatencySummary cost) {
+        return POOL_SIZE / (cost.p50() / 1000.0);
+    }
+
+    /** The latency a commit must stay within to count as goodput: queue wait + the unloaded median cost. */
+    public static Duration slo(LatencySummary cost) {
+        return BUDGET.queueWait().plusNanos((long) (cost.p50() * 1_000_000));
     }
 
     /** The transaction's cost alone: one at a time on an idle pool. */
-    private static LatencySummary calibrate(BenchDatabase database, ScenarioSettings settings) throws SQLException {
+    public static LatencySummary calibrate(BenchDatabase database, ScenarioSettings settings) throws SQLException {
         try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), "calibration")) {
             long[] nanos = new long[settings.calibrationCalls()];
             for (int i = 0; i < nanos.length; i++) {
@@ -75,7 +93,7 @@ public final class OverloadScenario {
      * and this is what the flood and the guard cost. Measured last, on a JVM as warm as the guards ran on: measured
      * first, it paid for compiling the driver's and the pool's code and came out a few percent low.
      */
-    private static double closedLoop(BenchDatabase database, ScenarioSettings settings)
+    public static double closedLoop(BenchDatabase database, ScenarioSettings settings)
             throws SQLException, InterruptedException {
         try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), "closed-loop")) {
             long end = System.nanoTime() + settings.window().toNanos();
@@ -103,20 +121,25 @@ public final class OverloadScenario {
         }
     }
 
-    private static GuardRun runGuard(BenchDatabase database, ScenarioSettings settings, TransactionGuard guard,
-                                     SpringResilience spring, double offeredPerSecond, Duration slo)
-            throws SQLException, InterruptedException {
-        try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), "overload-" + guard.name())) {
-            GuardedTransactions transactions = guard.open("overload", pool, BUDGET, spring);
+    /**
+     * One guard with {@link #BUDGET} on a fresh pool of P connections, offered the transaction of known cost on
+     * {@code arrivals} for {@code window}; {@code scenario} names the pool and the guard's workload.
+     */
+    public static GuardRun runGuard(BenchDatabase database, ScenarioSettings settings, TransactionGuard guard,
+                                    SpringResilience spring, Arrivals arrivals, Duration window, Duration slo,
+                                    String scenario) throws SQLException, InterruptedException {
+        try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), scenario + "-" + guard.name())) {
+            GuardedTransactions transactions = guard.open(scenario, pool, BUDGET, spring);
             Occupancy occupancy = new Occupancy();
-            LoadStream callers = BenchDatabase.callers(guard.label(), offeredPerSecond, transactions,
-                    TRANSACTION_SLEEP, occupancy);
+            LoadStream callers = BenchDatabase.callers(guard.label(), arrivals, transactions, TRANSACTION_SLEEP,
+                    occupancy);
             RunConditions.settleHeap();
-            CallLog log = OpenLoopLoad.run(List.of(callers), settings.window(), drainBudget(settings), occupancy)
+            CallLog log = OpenLoopLoad.run(List.of(callers), window, drainBudget(settings), occupancy)
                     .get(guard.label());
-            double windowSeconds = settings.window().toNanos() / 1e9;
-            long windowNanos = settings.window().toNanos();
-            return new GuardRun(guard, log.offered(), log.counts(),
+            double windowSeconds = window.toNanos() / 1e9;
+            long windowNanos = window.toNanos();
+            return new GuardRun(guard, log.offered(), log.counts(), log.refusalsByReason(),
+                    transactions.shedCount(),
                     log.committedEndingBetween(0, windowNanos, -1) / windowSeconds,
                     log.committedEndingBetween(0, windowNanos, slo.toNanos()) / windowSeconds,
                     LatencySummary.ofNanos(log.latencies(Outcome.COMMITTED)),

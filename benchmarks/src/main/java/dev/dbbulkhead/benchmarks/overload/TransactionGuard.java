@@ -3,9 +3,14 @@ package dev.dbbulkhead.benchmarks.overload;
 import dev.dbbulkhead.benchmarks.alternatives.ConcurrencyLimitedCalls;
 import dev.dbbulkhead.benchmarks.alternatives.Resilience4jBulkheads;
 import dev.dbbulkhead.benchmarks.alternatives.SpringResilience;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.jdbc.SqlWork;
 import io.github.resilience4j.bulkhead.Bulkhead;
+import java.sql.SQLException;
+import java.util.OptionalLong;
 import java.util.concurrent.Callable;
 import javax.sql.DataSource;
 
@@ -13,7 +18,7 @@ import javax.sql.DataSource;
 public enum TransactionGuard {
 
     /** No guard: callers queue in HikariCP's {@code getConnection()} for up to its connection timeout. */
-    NONE("none (HikariCP wait)") {
+    NONE("none (HikariCP wait)", "none") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
             return behind(Callable::call, pool);
@@ -21,7 +26,7 @@ public enum TransactionGuard {
     },
 
     /** Resilience4j's semaphore bulkhead: B concurrent calls, a caller waits up to the queue wait, no queue bound. */
-    RESILIENCE4J("Resilience4j bulkhead") {
+    RESILIENCE4J("Resilience4j bulkhead", "Resilience4j") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
             Bulkhead bulkhead = Resilience4jBulkheads.semaphoreBulkhead(workload, budget.maxConcurrent(),
@@ -31,7 +36,7 @@ public enum TransactionGuard {
     },
 
     /** {@code @ConcurrencyLimit(limit = B, policy = REJECT)} through its Spring proxy. */
-    SPRING_REJECT("@ConcurrencyLimit REJECT") {
+    SPRING_REJECT("@ConcurrencyLimit REJECT", "@CL REJECT") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
             requirePoolSizedLimit(budget);
@@ -40,7 +45,7 @@ public enum TransactionGuard {
     },
 
     /** {@code @ConcurrencyLimit(limit = B)} with its default policy: callers over the limit wait without bound. */
-    SPRING_BLOCK("@ConcurrencyLimit BLOCK (default)") {
+    SPRING_BLOCK("@ConcurrencyLimit BLOCK (default)", "@CL BLOCK") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
             requirePoolSizedLimit(budget);
@@ -48,25 +53,44 @@ public enum TransactionGuard {
         }
     },
 
-    /** db-bulkhead's {@link JdbcBulkhead}: B running, Q waiting at most the queue wait, the rest refused at once. */
-    DB_BULKHEAD("db-bulkhead") {
+    /**
+     * db-bulkhead's {@link JdbcBulkhead}: B running, Q waiting at most the queue wait in arrival order
+     * ({@link QueueDiscipline#FIFO}), the rest refused at once.
+     */
+    DB_BULKHEAD("db-bulkhead fifo", "db-bh fifo") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
-            JdbcBulkhead bulkhead = new JdbcBulkhead(workload, pool, budget.maxConcurrent(), budget.maxQueued(),
-                    budget.queueWait());
-            return bulkhead::transaction;
+            return gated(workload, pool, budget, QueueDiscipline.FIFO);
+        }
+    },
+
+    /**
+     * The same {@link JdbcBulkhead} with the {@link QueueDiscipline#ADAPTIVE} queue discipline at its default target
+     * delay and interval: newest first, and shedding, while the queue stands.
+     */
+    DB_BULKHEAD_ADAPTIVE("db-bulkhead adaptive", "db-bh adaptive") {
+        @Override
+        public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
+            return gated(workload, pool, budget, QueueDiscipline.ADAPTIVE);
         }
     };
 
     private final String label;
+    private final String shortLabel;
 
-    TransactionGuard(String label) {
+    TransactionGuard(String label, String shortLabel) {
         this.label = label;
+        this.shortLabel = shortLabel;
     }
 
-    /** The name in tables and charts. */
+    /** The name in tables and chart legends. */
     public String label() {
         return label;
+    }
+
+    /** The name under a chart's bars, where five or six must fit side by side. */
+    public String shortLabel() {
+        return shortLabel;
     }
 
     /**
@@ -88,6 +112,28 @@ public enum TransactionGuard {
             @Override
             public <T> T transaction(SqlWork<T> work) throws Exception {
                 return admission.around(() -> PlainTransaction.run(pool, work));
+            }
+        };
+    }
+
+    private static GuardedTransactions gated(String workload, DataSource pool, Budget budget,
+                                             QueueDiscipline discipline) {
+        AdmissionGate gate = new AdmissionGate(workload, GateConfig.builder()
+                .maxConcurrent(budget.maxConcurrent())
+                .maxQueued(budget.maxQueued())
+                .queueWait(budget.queueWait())
+                .queueDiscipline(discipline)
+                .build());
+        JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
+        return new GuardedTransactions() {
+            @Override
+            public <T> T transaction(SqlWork<T> work) throws SQLException {
+                return bulkhead.transaction(work);
+            }
+
+            @Override
+            public OptionalLong shedCount() {
+                return OptionalLong.of(gate.shedCount());
             }
         };
     }

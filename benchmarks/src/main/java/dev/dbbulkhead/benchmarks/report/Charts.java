@@ -92,28 +92,51 @@ public final class Charts {
             canvas.legend(i, line.name(), PALETTE[i % PALETTE.length]);
         }
         canvas.references(references, y, series.size());
-        canvas.write(file);
+        write(file, canvas.finish());
+    }
+
+    /** One bar chart of a {@link #barPanels stack}: its title, y axis, bars and reference lines. */
+    public record Panel(String title, String yLabel, boolean logY, List<Bars> bars, List<Reference> references) {
     }
 
     /** Groups of bars, one group per category, one bar per {@link Bars}; linear or logarithmic y axis. */
     public static void barChart(Path file, String title, String yLabel, boolean logY, List<String> categories,
                                 List<Bars> bars, List<Reference> references) throws IOException {
+        write(file, drawBars(new Panel(title, yLabel, logY, bars, references), categories));
+    }
+
+    /** Bar charts of the same categories stacked in one image, one under the other: measures of different units. */
+    public static void barPanels(Path file, List<String> categories, List<Panel> panels) throws IOException {
+        BufferedImage stack = new BufferedImage(WIDTH, HEIGHT * panels.size(), BufferedImage.TYPE_INT_RGB);
+        Graphics2D graphics = stack.createGraphics();
+        for (int i = 0; i < panels.size(); i++) {
+            graphics.drawImage(drawBars(panels.get(i), categories), 0, i * HEIGHT, null);
+        }
+        graphics.dispose();
+        write(file, stack);
+    }
+
+    private static BufferedImage drawBars(Panel panel, List<String> categories) {
+        List<Bars> bars = panel.bars();
+        // A reference of nothing measured (NaN) has no place on the axis.
+        List<Reference> references = panel.references().stream().filter(reference -> reference.value() > 0).toList();
         double minY = Double.MAX_VALUE;
         double maxY = 0;
         for (Bars group : bars) {
             for (double value : group.values()) {
+                // Bars of zero or NaN (nothing measured) are not drawn and must not stretch the axis.
                 if (value > 0) {
                     minY = Math.min(minY, value);
+                    maxY = Math.max(maxY, value);
                 }
-                maxY = Math.max(maxY, value);
             }
         }
         for (Reference reference : references) {
             minY = Math.min(minY, reference.value());
             maxY = Math.max(maxY, reference.value());
         }
-        Axis y = logY ? Axis.logarithmic(Math.max(minY, 0.1), maxY) : Axis.linear(maxY);
-        Canvas canvas = new Canvas(title, "", yLabel);
+        Axis y = panel.logY() ? Axis.logarithmic(Math.max(minY, 0.1), maxY) : Axis.linear(maxY);
+        Canvas canvas = new Canvas(panel.title(), "", panel.yLabel());
         canvas.yAxis(y);
         double groupWidth = (double) canvas.plotWidth() / categories.size();
         double barWidth = groupWidth * 0.8 / bars.size();
@@ -135,7 +158,12 @@ public final class Charts {
             canvas.legend(b, bars.get(b).name(), PALETTE[b % PALETTE.length]);
         }
         canvas.references(references, y, bars.size());
-        canvas.write(file);
+        return canvas.finish();
+    }
+
+    private static void write(Path file, BufferedImage image) throws IOException {
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        ImageIO.write(image, "png", file.toFile());
     }
 
     /** The smallest of 1, 2, 2.5, 5 or 10 times a power of ten at or above {@code value}, for round ticks. */
@@ -282,10 +310,9 @@ public final class Charts {
             }
         }
 
-        void write(Path file) throws IOException {
+        BufferedImage finish() {
             graphics.dispose();
-            Files.createDirectories(file.toAbsolutePath().getParent());
-            ImageIO.write(image, "png", file.toFile());
+            return image;
         }
     }
 }

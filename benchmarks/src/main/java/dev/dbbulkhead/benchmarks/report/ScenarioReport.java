@@ -14,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Tables and charts of the PostgreSQL scenarios, written into the output folder. */
 public final class ScenarioReport {
@@ -81,7 +80,7 @@ public final class ScenarioReport {
             GuardRun run = result.runs().get(i);
             latency.add(new Charts.Series(run.guard().label(), run.successP99OverTime()));
             parked.add(new Charts.Series(run.guard().label(), run.parkedOverTime()));
-            guards.add(shortLabel(run.guard()));
+            guards.add(run.guard().shortLabel());
             committed[i] = run.committedPerSecond();
             withinSlo[i] = run.committedWithinSloPerSecond();
         }
@@ -112,8 +111,8 @@ public final class ScenarioReport {
                 "reports refused or timed out", "load avg");
         for (IsolationRun run : runs) {
             table.row(run.guard().label(), run.flooded() ? "yes" : "no", run.ordersOffered(),
-                    run.orders().get(Outcome.COMMITTED), triple(run.ordersLatency()), refused(run.orders()),
-                    run.reportsOffered(), run.reports().getOrDefault(Outcome.COMMITTED, 0), refused(run.reports()),
+                    run.orders().get(Outcome.COMMITTED), triple(run.ordersLatency()), Outcome.refused(run.orders()),
+                    run.reportsOffered(), run.reports().getOrDefault(Outcome.COMMITTED, 0), Outcome.refused(run.reports()),
                     number(run.loadAverage(), 2));
         }
         text.append(table);
@@ -142,22 +141,9 @@ public final class ScenarioReport {
         return failure.getCause() == null ? "" : ", caused by `" + failure.getCause() + "`";
     }
 
-    private static String shortLabel(TransactionGuard guard) {
-        return switch (guard) {
-            case NONE -> "none";
-            case RESILIENCE4J -> "Resilience4j";
-            case SPRING_REJECT -> "@CL REJECT";
-            case SPRING_BLOCK -> "@CL BLOCK";
-            case DB_BULKHEAD -> "db-bulkhead";
-        };
-    }
-
-    private static String triple(LatencySummary summary) {
+    /** "p50 / p99 / max" in ms with one decimal. */
+    public static String triple(LatencySummary summary) {
         return number(summary.p50(), 1) + " / " + number(summary.p99(), 1) + " / " + number(summary.max(), 1);
-    }
-
-    private static int refused(Map<Outcome, Integer> counts) {
-        return counts.getOrDefault(Outcome.REJECTED, 0) + counts.getOrDefault(Outcome.POOL_TIMEOUT, 0);
     }
 
     private static double[] toArray(List<Double> values) {
