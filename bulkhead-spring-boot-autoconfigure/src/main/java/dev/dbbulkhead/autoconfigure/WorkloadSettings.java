@@ -150,7 +150,8 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
             return Optional.empty();
         }
         return Optional.of("db-bulkhead workload '" + name + "': queue.discipline=adaptive (" + discipline.property()
-                + ") has nothing to do while " + why + ". Give it a queue, or set " + BulkheadProperties.PREFIX
+                + ") has nothing to do while " + why + ". Give it a queue (max-queued and queue-wait above 0), or set "
+                + BulkheadProperties.PREFIX
                 + ".workloads." + name + ".queue.discipline=fifo to say that it needs none.");
     }
 

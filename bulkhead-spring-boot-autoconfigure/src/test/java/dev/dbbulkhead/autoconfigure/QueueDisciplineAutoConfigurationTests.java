@@ -122,7 +122,7 @@ class QueueDisciplineAutoConfigurationTests {
                     assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'reports':"
                             + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
                             + " while max-queued is 0 (db.bulkhead.defaults.max-queued): no operation waits, unless a"
-                            + " resize adds queue places. Give it a queue, or set"
+                            + " resize adds queue places. Give it a queue (max-queued and queue-wait above 0), or set"
                             + " db.bulkhead.workloads.reports.queue.discipline=fifo"));
                     assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'search':"
                             + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
