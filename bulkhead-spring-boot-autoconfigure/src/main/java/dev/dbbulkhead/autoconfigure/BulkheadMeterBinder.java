@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +35,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     static final String ACTIVE = "db.bulkhead.active";
     static final String WAITING = "db.bulkhead.waiting";
     static final String LIMIT = "db.bulkhead.limit";
+    static final String QUEUE_SHED = "db.bulkhead.queue.shed";
+    static final String QUEUE_STANDING = "db.bulkhead.queue.standing";
 
     private final MeterRegistry registry;
     /** Every meter this binder registered, to remove them when the context closes. */
@@ -58,6 +61,11 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                 + " (admissions beyond B); they change when the bulkhead is resized";
         gauge(gate, LIMIT, limitDescription, Tags.of("kind", "concurrent"), g -> g.config().maxConcurrent());
         gauge(gate, LIMIT, limitDescription, Tags.of("kind", "queued"), g -> g.config().maxQueued());
+        // A resize changes B and Q only: the discipline a gate is built with stays, and so does the tag.
+        gauge(gate, QUEUE_STANDING, "1 while the adaptive queue discipline judges the queue standing (newest first,"
+                        + " shedding those past the target delay), else 0; tag discipline = the discipline in force",
+                Tags.of("discipline", gate.config().queueDiscipline().name().toLowerCase(Locale.ROOT)),
+                g -> g.queueStanding() ? 1 : 0);
     }
 
     /** Removes the meters of every workload: their bulkheads close with the application context. */
@@ -93,6 +101,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
 
         private final Counter admitted;
         private final Counter[] rejectedByReason;
+        private final Counter shed;
         private final Timer queueWait;
         private final Timer[] executionByOutcome;
 
@@ -105,6 +114,10 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);
+            shed = bound(Counter.builder(QUEUE_SHED)
+                    .description("Waiters refused by the adaptive queue discipline because the queue stood; each is"
+                            + " also counted in db.bulkhead.rejected with reason=timeout")
+                    .tag("workload", workload).register(registry));
             queueWait = bound(Timer.builder(QUEUE_WAIT)
                     .description("Wait of an admitted operation for its execution permit, until it got one or gave up")
                     .tag("workload", workload).register(registry));
@@ -129,6 +142,12 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                 // have a queue wait.
                 queueWait.record(queueWaitNanos, TimeUnit.NANOSECONDS);
             }
+        }
+
+        @Override
+        public void onShed(String workload, long queueWaitNanos) {
+            // Its wait is timed by the onRejected that follows.
+            shed.increment();
         }
 
         @Override

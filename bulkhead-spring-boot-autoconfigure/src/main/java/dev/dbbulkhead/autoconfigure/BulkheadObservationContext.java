@@ -12,6 +12,7 @@ public final class BulkheadObservationContext extends Observation.Context {
     private final BulkheadObservationDocumentation observation;
     private final String workload;
     private volatile String outcome;
+    private volatile boolean shed;
 
     BulkheadObservationContext(BulkheadObservationDocumentation observation, String workload) {
         this.observation = observation;
@@ -40,11 +41,29 @@ public final class BulkheadObservationContext extends Observation.Context {
         this.outcome = outcome;
     }
 
+    /**
+     * Whether the adaptive queue discipline refused this wait because the queue stood (its outcome is then
+     * {@code timeout}); false for the execution. Set just before the wait stops.
+     */
+    public boolean shed() {
+        return shed;
+    }
+
+    void shed(boolean shed) {
+        this.shed = shed;
+    }
+
     /** The documented low-cardinality keys: the workload, and the outcome once there is one. */
     KeyValues documentedKeyValues() {
         KeyValues keyValues = KeyValues.of(BulkheadObservationDocumentation.LowCardinalityKeys.WORKLOAD.withValue(workload));
         String ended = outcome;
         return ended == null ? keyValues
                 : keyValues.and(BulkheadObservationDocumentation.LowCardinalityKeys.OUTCOME.withValue(ended));
+    }
+
+    /** The documented high-cardinality keys: {@code shed=true} on a wait the adaptive discipline refused, else none. */
+    KeyValues documentedHighCardinalityKeyValues() {
+        return shed ? KeyValues.of(BulkheadObservationDocumentation.HighCardinalityKeys.SHED.withValue("true"))
+                : KeyValues.empty();
     }
 }

@@ -20,6 +20,11 @@ public enum BulkheadObservationDocumentation implements ObservationDocumentation
         public Class<? extends ObservationConvention<? extends Observation.Context>> getDefaultConvention() {
             return DefaultBulkheadWaitObservationConvention.class;
         }
+
+        @Override
+        public KeyName[] getHighCardinalityKeyNames() {
+            return HighCardinalityKeys.values();
+        }
     },
 
     /**
@@ -36,6 +41,21 @@ public enum BulkheadObservationDocumentation implements ObservationDocumentation
     @Override
     public KeyName[] getLowCardinalityKeyNames() {
         return LowCardinalityKeys.values();
+    }
+
+    /**
+     * The keys of the wait's span only. High-cardinality keys reach traces, not meters: the timer a meter handler
+     * makes of the wait keeps the same tags on every wait, and {@code db.bulkhead.queue.shed} counts the sheds.
+     */
+    public enum HighCardinalityKeys implements KeyName {
+
+        /** {@code true} when the adaptive queue discipline refused the wait because the queue stood; absent otherwise. */
+        SHED {
+            @Override
+            public String asString() {
+                return "shed";
+            }
+        }
     }
 
     /** The low-cardinality keys of both observations. */

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * in scope while the operation runs, so spans of the JDBC and transaction work nest under it. Both carry the
  * low-cardinality keys {@code workload} and {@code outcome}: {@code admitted}, {@code timeout} or
  * {@code interrupted} for the wait, the {@link ExecutionOutcome#tagValue() outcome} of the transaction for the
- * execution. A rejection of a full gate starts neither: nothing was admitted.
+ * execution. A rejection of a full gate starts neither: nothing was admitted. A wait the adaptive queue discipline
+ * refused ends as {@code timeout}, as in {@code db.bulkhead.rejected}, and its span alone adds {@code shed=true}.
  *
  * <p>Each observation has a convention that names it and gives its keys ({@link BulkheadObservationDocumentation});
  * a {@link BulkheadWaitObservationConvention} or {@link BulkheadExecutionObservationConvention} bean replaces the
@@ -86,6 +87,15 @@ public final class BulkheadObservations implements GateInstrumentation {
                     DEFAULT_EXECUTION_CONVENTION,
                     () -> new BulkheadObservationContext(BulkheadObservationDocumentation.EXECUTION, this.workload),
                     registry).start().openScope());
+        }
+
+        @Override
+        public void onShed(String workload, long queueWaitNanos) {
+            // Told right before the onRejected that stops the wait: mark it, for its span to say why it ended early.
+            Observation wait = WAITING.get();
+            if (wait != null && wait.getContext() instanceof BulkheadObservationContext context) {
+                context.shed(true);
+            }
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
+import dev.dbbulkhead.gate.QueueDiscipline;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
@@ -268,6 +269,9 @@ public class BulkheadProperties {
         /** How B is chosen: fixed, or learnt from the database's hold times. */
         private final Limit limit = new Limit();
 
+        /** How the operations waiting for an execution permit are served. */
+        private final Queue queue = new Queue();
+
         public Integer getMaxConcurrent() {
             return maxConcurrent;
         }
@@ -355,6 +359,10 @@ public class BulkheadProperties {
         public Limit getLimit() {
             return limit;
         }
+
+        public Queue getQueue() {
+            return queue;
+        }
     }
 
     /** How a workload's B is chosen; an unset (null) key falls back to the defaults. */
@@ -391,6 +399,43 @@ public class BulkheadProperties {
 
         public void setMaxConcurrent(Integer maxConcurrent) {
             this.maxConcurrent = maxConcurrent;
+        }
+    }
+
+    /** How a workload's waiting operations are served; an unset (null) key falls back to the defaults. */
+    public static class Queue {
+
+        /** Fifo: arrival order, each for at most queue-wait. Adaptive: newest first and shedding while the queue stands. */
+        private QueueDiscipline discipline;
+
+        /** Adaptive only: the queue stands once every wait of an interval exceeded this; positive, at most queue.interval. */
+        private Duration targetDelay;
+
+        /** Adaptive only: how long every wait must exceed queue.target-delay before the queue stands; positive. */
+        private Duration interval;
+
+        public QueueDiscipline getDiscipline() {
+            return discipline;
+        }
+
+        public void setDiscipline(QueueDiscipline discipline) {
+            this.discipline = discipline;
+        }
+
+        public Duration getTargetDelay() {
+            return targetDelay;
+        }
+
+        public void setTargetDelay(Duration targetDelay) {
+            this.targetDelay = targetDelay;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
         }
     }
 

@@ -7,6 +7,8 @@ import dev.dbbulkhead.spring.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
@@ -15,9 +17,11 @@ import org.springframework.transaction.PlatformTransactionManager;
 /**
  * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
  * {@link WorkloadTemplateRegistrar} defines. Validates the defaults when it is created, so bad defaults fail
- * start-up even when no workload uses them.
+ * start-up even when no workload uses them; warns of an adaptive queue discipline that has no queue to act on.
  */
 final class BulkheadTemplateFactory {
+
+    private static final Log logger = LogFactory.getLog(BulkheadTemplateFactory.class);
 
     private final BulkheadProperties properties;
     private final ListableBeanFactory beanFactory;
@@ -49,6 +53,8 @@ final class BulkheadTemplateFactory {
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         WorkloadSettings.retryAfterSeconds(workload, properties);
+        // A warning, not a failure: defaults may choose adaptive for workloads that have no queue on purpose.
+        WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         List<GateListener> listeners = new ArrayList<>(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());

@@ -134,7 +134,8 @@ public class BulkheadsEndpoint {
         GateConfig config = gate.config();
         return new Workload(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(), gate.active(),
                 gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
-                adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(Limit.FIXED));
+                adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(Limit.FIXED),
+                Queue.of(gate));
     }
 
     private static Limit adaptive(AdaptiveLimit limit) {
@@ -260,10 +261,32 @@ public class BulkheadsEndpoint {
      * @param pool          the data source the workload's transactions use; null when its transaction manager
      *                      does not name one
      * @param limit         how B is chosen, and what an adaptive limit has learnt
+     * @param queue         how waiting operations are served, and how often the adaptive discipline shed
      */
     public record Workload(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
-                           long admitted, Map<String, Long> rejected, @Nullable Pool pool, Limit limit)
+                           long admitted, Map<String, Long> rejected, @Nullable Pool pool, Limit limit, Queue queue)
             implements OperationResponseBody {
+    }
+
+    /**
+     * How a workload's waiting operations are served.
+     *
+     * @param discipline  {@code fifo} or {@code adaptive}
+     * @param targetDelay the adaptive discipline's target delay (ISO-8601)
+     * @param interval    the adaptive discipline's interval (ISO-8601)
+     * @param standing    whether the adaptive discipline judges the queue standing now (newest first, shedding);
+     *                    always false under fifo
+     * @param shed        waiters refused because the queue stood, since start-up; each also counted in
+     *                    {@code rejected.timeout}
+     */
+    public record Queue(String discipline, String targetDelay, String interval, boolean standing, long shed) {
+
+        static Queue of(AdmissionGate gate) {
+            GateConfig config = gate.config();
+            return new Queue(config.queueDiscipline().name().toLowerCase(Locale.ROOT),
+                    config.queueTargetDelay().toString(), config.queueInterval().toString(), gate.queueStanding(),
+                    gate.shedCount());
+        }
     }
 
     /**

@@ -4,7 +4,8 @@ import io.micrometer.common.KeyValues;
 
 /**
  * The wait observation as db-bulkhead names it: {@value BulkheadObservations#WAIT}, contextual name
- * {@code bulkhead <workload> wait}, the keys {@code workload} and {@code outcome}. Extend it to add keys.
+ * {@code bulkhead <workload> wait}, the keys {@code workload} and {@code outcome}, and {@code shed=true} for the
+ * spans of waits the adaptive queue discipline refused. Extend it to add keys.
  */
 public class DefaultBulkheadWaitObservationConvention implements BulkheadWaitObservationConvention {
 
@@ -21,5 +22,10 @@ public class DefaultBulkheadWaitObservationConvention implements BulkheadWaitObs
     @Override
     public KeyValues getLowCardinalityKeyValues(BulkheadObservationContext context) {
         return context.documentedKeyValues();
+    }
+
+    @Override
+    public KeyValues getHighCardinalityKeyValues(BulkheadObservationContext context) {
+        return context.documentedHighCardinalityKeyValues();
     }
 }

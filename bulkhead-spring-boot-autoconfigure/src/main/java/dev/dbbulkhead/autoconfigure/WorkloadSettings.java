@@ -4,10 +4,12 @@ import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLimits;
+import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.springframework.transaction.TransactionDefinition;
@@ -66,15 +68,15 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     private static WorkloadSettings resolve(Resolver resolver) {
         Setting<Integer> maxConcurrent = resolver.setting("max-concurrent", Workload::getMaxConcurrent,
                 GateConfig.DEFAULT_MAX_CONCURRENT);
-        Setting<Integer> maxQueued = resolver.setting("max-queued", Workload::getMaxQueued,
-                GateConfig.DEFAULT_MAX_QUEUED);
+        Setting<Integer> maxQueued = maxQueued(resolver);
         GateConfig.Builder gate = GateConfig.builder();
         // The builder validates with the gate's own ranges; only the property name is added here.
         validate(maxConcurrent, gate::maxConcurrent);
         validate(maxQueued, gate::maxQueued);
-        validate(resolver.setting("queue-wait", Workload::getQueueWait, GateConfig.DEFAULT_QUEUE_WAIT), gate::queueWait);
+        validate(queueWait(resolver), gate::queueWait);
         gate.captureStackTrace(resolver.setting("capture-stack-trace", Workload::getCaptureStackTrace,
                 GateConfig.DEFAULT_CAPTURE_STACK_TRACE).value());
+        applyQueue(resolver, gate);
         Setting<String> admitted = new Setting<>(maxConcurrent.property() + " + " + maxQueued.property(),
                 maxConcurrent.value() + " + " + maxQueued.value());
         GateConfig gateConfig = validate(admitted, ignored -> gate.build());
@@ -100,6 +102,70 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null),
                 adaptiveLimit(resolver, gateConfig));
+    }
+
+    /**
+     * The queue discipline, its target delay and its interval, each checked on its own, then the target against the
+     * interval (reported under the target, naming the interval's property). Checked under fifo too: switching a
+     * workload to adaptive must not reveal a bad value that was there all along.
+     */
+    private static void applyQueue(Resolver resolver, GateConfig.Builder gate) {
+        gate.queueDiscipline(queueDiscipline(resolver).value());
+        Setting<Duration> interval = resolver.setting("queue.interval", workload -> workload.getQueue().getInterval(),
+                GateConfig.DEFAULT_QUEUE_INTERVAL);
+        validate(interval, gate::queueInterval);
+        validate(resolver.setting("queue.target-delay", workload -> workload.getQueue().getTargetDelay(),
+                GateConfig.DEFAULT_QUEUE_TARGET_DELAY), targetDelay -> {
+                    gate.queueTargetDelay(targetDelay);
+                    // The rule is the gate's; only its words change, to name the interval's property.
+                    try {
+                        GateLimits.requireTargetWithinInterval(targetDelay, interval.value());
+                    } catch (IllegalArgumentException beyondInterval) {
+                        throw new IllegalArgumentException("must be positive and at most " + interval.property()
+                                + " = " + interval.value() + ", was " + targetDelay);
+                    }
+                    return targetDelay;
+                });
+    }
+
+    /**
+     * Why workload {@code name}'s adaptive queue discipline can do nothing — no queue places, or no queue wait, so
+     * no operation ever waits — naming the properties; empty when it can act, or the discipline is fifo.
+     */
+    static Optional<String> idleQueueDiscipline(String name, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        Setting<QueueDiscipline> discipline = queueDiscipline(resolver);
+        if (discipline.value() != QueueDiscipline.ADAPTIVE) {
+            return Optional.empty();
+        }
+        Setting<Integer> maxQueued = maxQueued(resolver);
+        Setting<Duration> queueWait = queueWait(resolver);
+        String why;
+        if (maxQueued.value() == 0) {
+            why = "max-queued is 0 (" + maxQueued.property() + "): no operation waits, unless a resize adds queue"
+                    + " places";
+        } else if (queueWait.value().isZero()) {
+            why = "queue-wait is 0 (" + queueWait.property() + "): every waiter gives up at once";
+        } else {
+            return Optional.empty();
+        }
+        return Optional.of("db-bulkhead workload '" + name + "': queue.discipline=adaptive (" + discipline.property()
+                + ") has nothing to do while " + why + ". Give it a queue (max-queued and queue-wait above 0), or set "
+                + BulkheadProperties.PREFIX
+                + ".workloads." + name + ".queue.discipline=fifo to say that it needs none.");
+    }
+
+    private static Setting<Integer> maxQueued(Resolver resolver) {
+        return resolver.setting("max-queued", Workload::getMaxQueued, GateConfig.DEFAULT_MAX_QUEUED);
+    }
+
+    private static Setting<Duration> queueWait(Resolver resolver) {
+        return resolver.setting("queue-wait", Workload::getQueueWait, GateConfig.DEFAULT_QUEUE_WAIT);
+    }
+
+    private static Setting<QueueDiscipline> queueDiscipline(Resolver resolver) {
+        return resolver.setting("queue.discipline", workload -> workload.getQueue().getDiscipline(),
+                GateConfig.DEFAULT_QUEUE_DISCIPLINE);
     }
 
     /** The bounds of an adaptive B, each checked against B (where it starts) and Q; null for a fixed B. */

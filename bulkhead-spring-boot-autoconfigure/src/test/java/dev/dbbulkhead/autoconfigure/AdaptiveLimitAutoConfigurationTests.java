@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -39,13 +38,8 @@ class AdaptiveLimitAutoConfigurationTests {
 
     private final MeterRegistry meters = new SimpleMeterRegistry();
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .with(SharedDatabase::onBootJdbc)
-            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
-                    BulkheadMetricsAutoConfiguration.class, BulkheadEndpointAutoConfiguration.class))
-            .withBean(MeterRegistry.class, () -> meters)
-            .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads",
-                    "spring.datasource.hikari.maximum-pool-size=8",
+    private final ApplicationContextRunner runner = MeteredEndpointApplications.runner(meters)
+            .withPropertyValues("spring.datasource.hikari.maximum-pool-size=8",
                     "db.bulkhead.workloads.orders.max-concurrent=6", "db.bulkhead.workloads.orders.max-queued=3",
                     "db.bulkhead.workloads.orders.limit.mode=adaptive",
                     "db.bulkhead.workloads.reports.max-concurrent=2");

@@ -35,7 +35,7 @@ class BulkheadMetricsTests {
 
     private static final Set<String> SPECIFIED_METERS = Set.of("db.bulkhead.admitted", "db.bulkhead.rejected",
             "db.bulkhead.queue.wait", "db.bulkhead.execution", "db.bulkhead.active", "db.bulkhead.waiting",
-            "db.bulkhead.limit");
+            "db.bulkhead.limit", "db.bulkhead.queue.shed", "db.bulkhead.queue.standing");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .with(SharedDatabase::onBootJdbc)
@@ -159,9 +159,9 @@ class BulkheadMetricsTests {
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
                 assertThat(meter.getId().getTag("workload")).isIn("orders", "reports", "unreachable");
             });
-            // Per workload: admitted, 3 rejected, queue wait, 4 executions, active, waiting, 2 limits.
+            // Per workload: admitted, 3 rejected, queue wait, 4 executions, active, waiting, 2 limits, shed, standing.
             assertThat(bulkheadMeters).filteredOn(meter -> "orders".equals(meter.getId().getTag("workload")))
-                    .hasSize(13);
+                    .hasSize(15);
             assertThat(meters.get("db.bulkhead.rejected").tag("workload", "orders").counters())
                     .extracting(counter -> counter.getId().getTag("reason"))
                     .containsExactlyInAnyOrder("full", "timeout", "interrupted");

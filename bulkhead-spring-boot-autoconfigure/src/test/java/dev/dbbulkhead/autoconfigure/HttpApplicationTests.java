@@ -81,6 +81,13 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         assertThat(orders.get("maxQueued").asInt()).isEqualTo(16);
         assertThat(orders.get("queueWait").asString()).isEqualTo("PT0.05S");
         assertThat(orders.get("rejected").propertyNames()).containsExactly("full", "timeout", "interrupted");
+        JsonNode queue = orders.get("queue");
+        assertThat(queue.propertyNames()).containsExactly("discipline", "targetDelay", "interval", "standing", "shed");
+        assertThat(queue.get("discipline").asString()).isEqualTo("fifo");
+        assertThat(queue.get("targetDelay").asString()).isEqualTo("PT0.005S");
+        assertThat(queue.get("interval").asString()).isEqualTo("PT0.1S");
+        assertThat(queue.get("standing").asBoolean()).isFalse();
+        assertThat(queue.get("shed").asLong()).isZero();
         JsonNode pool = orders.get("pool");
         assertThat(pool.get("dataSource").asString()).isEqualTo("dataSource");
         assertThat(pool.get("name").asString()).isEqualTo("main-pool");
@@ -154,7 +161,9 @@ class HttpApplicationTests extends WebApplicationTestSupport {
                 "db_bulkhead_active{workload=\"orders\"} 0",
                 "db_bulkhead_waiting{workload=\"orders\"} 0",
                 "db_bulkhead_limit{kind=\"concurrent\",workload=\"orders\"} 8",
-                "db_bulkhead_limit{kind=\"queued\",workload=\"orders\"} 16");
+                "db_bulkhead_limit{kind=\"queued\",workload=\"orders\"} 16",
+                "db_bulkhead_queue_shed_total{workload=\"orders\"} 0",
+                "db_bulkhead_queue_standing{discipline=\"fifo\",workload=\"orders\"} 0");
         assertThat(scrape.body()).contains("hikaricp_connections_acquire_seconds_count{pool=\"main-pool\"}");
         Files.writeString(Path.of("target", "prometheus-scrape-sample.txt"), bulkheadLines);
     }

@@ -1,0 +1,283 @@
+package dev.dbbulkhead.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.autoconfigure.BulkheadsEndpoint.Queue;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateListener;
+import dev.dbbulkhead.gate.QueueDiscipline;
+import dev.dbbulkhead.spring.BulkheadRegistry;
+import io.micrometer.common.KeyValue;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
+import io.micrometer.observation.ObservationRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * The {@code queue.*} keys of a workload — discipline, target delay, interval — bound, validated and passed to the
+ * gate, and the discipline shown by the meters, the endpoint and the wait's span. How the adaptive discipline
+ * serves and sheds is the gate's, tested with it: here its listener calls and its configuration are the inputs.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class QueueDisciplineAutoConfigurationTests {
+
+    private final MeterRegistry meters = new SimpleMeterRegistry();
+
+    private final ApplicationContextRunner runner = MeteredEndpointApplications.runner(meters)
+            .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2", "db.bulkhead.workloads.orders.max-queued=4",
+                    "db.bulkhead.workloads.orders.queue-wait=50ms",
+                    "db.bulkhead.workloads.orders.queue.discipline=adaptive",
+                    "db.bulkhead.workloads.orders.queue.target-delay=20ms",
+                    "db.bulkhead.workloads.orders.queue.interval=200ms",
+                    "db.bulkhead.workloads.reports.max-concurrent=1");
+
+    @Test
+    void eachQueueKeyFallsBackToTheDefaultsThenToTheBuiltInDefaults() {
+        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=adaptive",
+                        "db.bulkhead.defaults.queue.interval=300ms",
+                        "db.bulkhead.defaults.max-queued=2", "db.bulkhead.defaults.queue-wait=40ms",
+                        "db.bulkhead.workloads.inventory.queue.target-delay=7ms",
+                        "db.bulkhead.workloads.reports.queue.discipline=fifo")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(registry.template("orders").gate().config()).as("all its own")
+                            .isEqualTo(gate(2, 4, 50, QueueDiscipline.ADAPTIVE, 20, 200));
+                    assertThat(registry.template("inventory").gate().config())
+                            .as("own target delay, discipline and interval from the defaults")
+                            .isEqualTo(gate(GateConfig.DEFAULT_MAX_CONCURRENT, 2, 40, QueueDiscipline.ADAPTIVE, 7, 300));
+                    assertThat(registry.template("reports").gate().config())
+                            .as("own discipline, interval from the defaults, built-in target delay")
+                            .isEqualTo(gate(1, 2, 40, QueueDiscipline.FIFO,
+                                    GateConfig.DEFAULT_QUEUE_TARGET_DELAY.toMillis(), 300));
+                });
+    }
+
+    @Test
+    void withoutQueueKeysEveryWorkloadKeepsTodaysFifoQueue() {
+        new ApplicationContextRunner()
+                .with(SharedDatabase::onBootJdbc)
+                .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    GateConfig reports = context.getBean(BulkheadRegistry.class).template("reports").gate().config();
+                    assertThat(reports.queueDiscipline()).isEqualTo(QueueDiscipline.FIFO)
+                            .isEqualTo(GateConfig.DEFAULT_QUEUE_DISCIPLINE);
+                    assertThat(reports.queueTargetDelay()).isEqualTo(GateConfig.DEFAULT_QUEUE_TARGET_DELAY);
+                    assertThat(reports.queueInterval()).isEqualTo(GateConfig.DEFAULT_QUEUE_INTERVAL);
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            db.bulkhead.workloads.orders.queue.target-delay=0ms | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive
+            db.bulkhead.workloads.orders.queue.target-delay=-5ms | Invalid value 'PT-0.005S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive
+            db.bulkhead.defaults.queue.interval=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.queue.interval' | must be positive
+            db.bulkhead.workloads.reports.queue.interval=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.reports.queue.interval' | must be positive
+            db.bulkhead.workloads.orders.queue.target-delay=250ms | Invalid value 'PT0.25S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive and at most db.bulkhead.workloads.orders.queue.interval = PT0.2S
+            db.bulkhead.workloads.reports.queue.interval=2ms | Invalid value 'PT0.005S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive and at most db.bulkhead.workloads.reports.queue.interval = PT0.002S
+            db.bulkhead.defaults.queue.target-delay=0s,db.bulkhead.workloads.reports.queue.target-delay=1ms | Invalid value 'PT0S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive
+            db.bulkhead.workloads.orders.queue.discipline=lifo | Property: db.bulkhead.workloads.orders.queue.discipline | ADAPTIVE
+            db.bulkhead.defaults.queue.target-delay=soon | Property: db.bulkhead.defaults.queue.target-delay | Value: "soon"
+            """)
+    void aBadQueueValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
+                                                                                        String names, String allowed) {
+        runner.withPropertyValues(properties.split(",")).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure())).contains(names).contains(allowed);
+        });
+    }
+
+    @Test
+    void anAdaptiveDisciplineWithNothingEverWaitingIsAWarningThatNamesWhyAndStartsAnyway(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=adaptive",
+                        "db.bulkhead.workloads.search.max-queued=3", "db.bulkhead.workloads.search.queue-wait=0s",
+                        "db.bulkhead.workloads.audit.queue.discipline=fifo")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    List<String> warnings = output.getAll().lines()
+                            .filter(line -> line.contains("has nothing to do while")).toList();
+                    assertThat(warnings).hasSize(2).allSatisfy(line -> assertThat(line).contains("WARN"));
+                    assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'reports':"
+                            + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
+                            + " while max-queued is 0 (db.bulkhead.defaults.max-queued): no operation waits, unless a"
+                            + " resize adds queue places. Give it a queue (max-queued and queue-wait above 0), or set"
+                            + " db.bulkhead.workloads.reports.queue.discipline=fifo"));
+                    assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'search':"
+                            + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
+                            + " while queue-wait is 0 (db.bulkhead.workloads.search.queue-wait): every waiter gives up"
+                            + " at once."));
+                    assertThat(warnings).as("orders has a queue; audit is fifo")
+                            .noneMatch(line -> line.contains("'orders'") || line.contains("'audit'"));
+                });
+    }
+
+    @Test
+    void theShedCounterAndTheStandingGaugeTaggedWithTheDisciplineAreRegisteredForEveryWorkload() {
+        runner.run(context -> {
+            assertThat(meters.get(BulkheadMeterBinder.QUEUE_STANDING)
+                    .tags("workload", "orders", "discipline", "adaptive").gauge().value()).isZero();
+            assertThat(meters.get(BulkheadMeterBinder.QUEUE_STANDING)
+                    .tags("workload", "reports", "discipline", "fifo").gauge().value()).isZero();
+            assertThat(meters.get(BulkheadMeterBinder.QUEUE_SHED).tag("workload", "orders").counter().count())
+                    .isZero();
+            assertThat(meters.get(BulkheadMeterBinder.QUEUE_SHED).tag("workload", "reports").counter().count())
+                    .isZero();
+            assertThat(meters.get(BulkheadMeterBinder.QUEUE_STANDING).gauge().getId().getDescription())
+                    .isNotBlank();
+        });
+    }
+
+    @Test
+    void eachShedIsCountedAndStillCountedAsATimeoutWithItsWaitTimedOnce() {
+        BulkheadMeterBinder binder = new BulkheadMeterBinder(meters);
+        GateListener orders = binder.listener("orders");
+
+        // What the gate tells of one shed waiter, then of one whose queue wait ran out.
+        orders.onWaitStarted("orders");
+        orders.onShed("orders", 6_000_000L);
+        orders.onRejected("orders", RejectionReason.QUEUE_TIMEOUT, 6_000_000L);
+        orders.onWaitStarted("orders");
+        orders.onRejected("orders", RejectionReason.QUEUE_TIMEOUT, 50_000_000L);
+
+        assertThat(meters.get(BulkheadMeterBinder.QUEUE_SHED).tag("workload", "orders").counter().count())
+                .isEqualTo(1);
+        assertThat(meters.get(BulkheadMeterBinder.REJECTED).tags("workload", "orders", "reason", "timeout")
+                .counter().count()).isEqualTo(2);
+        assertThat(meters.get(BulkheadMeterBinder.QUEUE_WAIT).tag("workload", "orders").timer().count())
+                .isEqualTo(2);
+    }
+
+    @Test
+    void theStandingGaugeReadsTheGateAndKeepsTheDisciplineItWasBuiltWithAcrossAResize() {
+        BulkheadMeterBinder binder = new BulkheadMeterBinder(meters);
+        AdmissionGate gate = new AdmissionGate("orders", gate(2, 4, 50, QueueDiscipline.ADAPTIVE, 20, 200),
+                binder.listener("orders"));
+        binder.gateBuilt(gate);
+
+        gate.resize(3, 6);
+
+        assertThat(meters.find(BulkheadMeterBinder.QUEUE_STANDING).gauges()).singleElement()
+                .satisfies(standing -> {
+                    assertThat(standing.getId().getTag("discipline")).isEqualTo("adaptive");
+                    assertThat(standing.getId().getTag("workload")).isEqualTo("orders");
+                    assertThat(standing.value()).as("nothing has waited: no queue stands").isZero();
+                });
+        assertThat(gate.config().queueDiscipline()).isEqualTo(QueueDiscipline.ADAPTIVE);
+    }
+
+    @Test
+    void theEndpointShowsEachWorkloadsDisciplineItsTargetDelayAndIntervalWhetherItStandsAndItsSheds() {
+        runner.run(context -> {
+            BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+
+            assertThat(endpoint.workload("orders").queue()).as("nothing has waited: no queue stands, none was shed")
+                    .isEqualTo(new Queue("adaptive", "PT0.02S", "PT0.2S", false, 0));
+            assertThat(endpoint.workload("reports").queue()).isEqualTo(new Queue("fifo",
+                    GateConfig.DEFAULT_QUEUE_TARGET_DELAY.toString(), GateConfig.DEFAULT_QUEUE_INTERVAL.toString(),
+                    false, 0));
+            assertThat(endpoint.bulkheads().workloads().get("orders").queue().discipline()).isEqualTo("adaptive");
+            assertThat(endpoint.workload("orders").maxQueued()).as("the existing fields stay").isEqualTo(4);
+        });
+    }
+
+    @Test
+    void theSpanOfAShedWaitSaysShedWhileItsOutcomeStaysTimeoutAndItsMeterTagsDoNotChange() {
+        ObservationRegistry registry = ObservationRegistry.create();
+        List<BulkheadObservationContext> stopped = new CopyOnWriteArrayList<>();
+        registry.observationConfig().observationHandler(new ObservationHandler<BulkheadObservationContext>() {
+            @Override
+            public void onStop(BulkheadObservationContext context) {
+                stopped.add(context);
+            }
+
+            @Override
+            public boolean supportsContext(Observation.Context context) {
+                return context instanceof BulkheadObservationContext;
+            }
+        });
+        GateListener orders = new BulkheadObservations(registry).listener("orders");
+
+        orders.onWaitStarted("orders");
+        orders.onShed("orders", 6_000_000L);
+        orders.onRejected("orders", RejectionReason.QUEUE_TIMEOUT, 6_000_000L);
+        orders.onWaitStarted("orders");
+        orders.onRejected("orders", RejectionReason.QUEUE_TIMEOUT, 50_000_000L);
+
+        assertThat(stopped).hasSize(2);
+        BulkheadObservationContext shed = stopped.get(0);
+        BulkheadObservationContext timedOut = stopped.get(1);
+        assertThat(shed.shed()).isTrue();
+        assertThat(shed.getHighCardinalityKeyValues()).containsExactly(KeyValue.of("shed", "true"));
+        assertThat(timedOut.shed()).isFalse();
+        assertThat(timedOut.getHighCardinalityKeyValues()).isEmpty();
+        for (BulkheadObservationContext wait : stopped) {
+            assertThat(wait.getLowCardinalityKeyValues()).as("the meter handler's timer keeps one set of tags")
+                    .containsExactlyInAnyOrder(KeyValue.of("workload", "orders"), KeyValue.of("outcome", "timeout"));
+        }
+        assertThat(BulkheadObservationDocumentation.WAIT.getHighCardinalityKeyNames())
+                .containsExactly(BulkheadObservationDocumentation.HighCardinalityKeys.SHED);
+        assertThat(BulkheadObservationDocumentation.EXECUTION.getHighCardinalityKeyNames()).isEmpty();
+    }
+
+    @Test
+    void theQueueKeysAreDescribedForIdesWithTheirBuiltInDefaults() throws Exception {
+        Map<String, ConfigurationMetadataProperty> properties = ConfigurationMetadataTests.generatedMetadata();
+        Map<String, Object> builtInDefaults = Map.of(
+                "db.bulkhead.defaults.queue.discipline", "fifo",
+                "db.bulkhead.defaults.queue.target-delay", GateConfig.DEFAULT_QUEUE_TARGET_DELAY.toMillis() + "ms",
+                "db.bulkhead.defaults.queue.interval", GateConfig.DEFAULT_QUEUE_INTERVAL.toMillis() + "ms");
+        builtInDefaults.forEach((name, builtIn) -> {
+            assertThat(properties.get(name)).as(name).isNotNull();
+            assertThat(properties.get(name).getDefaultValue()).as(name).isEqualTo(builtIn);
+            assertThat(properties.get(name).getDescription()).as(name).isNotBlank();
+        });
+        assertThat(properties.get("db.bulkhead.defaults.queue.discipline").getType())
+                .isEqualTo(QueueDiscipline.class.getName());
+        assertThat(properties.get("db.bulkhead.defaults.queue.target-delay").getType())
+                .isEqualTo(Duration.class.getName());
+    }
+
+    @Test
+    void springBootsBindingHintsReachTheNestedQueueKeysSoANativeImageBindsThem() throws NoSuchMethodException {
+        RuntimeHints hints = new RuntimeHints();
+
+        BindableRuntimeHintsRegistrar.forTypes(BulkheadProperties.class).registerHints(hints);
+
+        for (String setter : List.of("setTargetDelay", "setInterval")) {
+            assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                    BulkheadProperties.Queue.class.getMethod(setter, Duration.class))).as(setter).accepts(hints);
+        }
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
+                BulkheadProperties.Queue.class.getMethod("setDiscipline", QueueDiscipline.class))).accepts(hints);
+    }
+
+    private static GateConfig gate(int maxConcurrent, int maxQueued, long queueWaitMillis, QueueDiscipline discipline,
+                                   long targetDelayMillis, long intervalMillis) {
+        return GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(maxQueued)
+                .queueWait(Duration.ofMillis(queueWaitMillis)).queueDiscipline(discipline)
+                .queueTargetDelay(Duration.ofMillis(targetDelayMillis)).queueInterval(Duration.ofMillis(intervalMillis))
+                .build();
+    }
+}
