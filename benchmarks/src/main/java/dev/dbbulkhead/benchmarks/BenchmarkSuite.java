@@ -10,6 +10,7 @@ import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
 import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
 import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
+import dev.dbbulkhead.benchmarks.pathcost.PathCostRun;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import java.nio.file.Files;
@@ -20,7 +21,7 @@ import java.util.List;
 
 /**
  * The whole benchmark suite, one command:
- * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR] [--quick]}.
+ * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|path-cost] [--out DIR] [--quick]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  */
@@ -40,9 +41,9 @@ public final class BenchmarkSuite {
             arguments.subList(outFlag, outFlag + 2).clear();
         }
         String what = arguments.isEmpty() ? "all" : arguments.getFirst();
-        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive").contains(what)) {
-            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive] [--out DIR]"
-                    + " [--quick]");
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "path-cost").contains(what)) {
+            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive|path-cost]"
+                    + " [--out DIR] [--quick]");
             System.exit(2);
         }
         ScenarioSettings settings = quick ? ScenarioSettings.smoke() : ScenarioSettings.full();
@@ -68,6 +69,10 @@ public final class BenchmarkSuite {
                 AdaptiveReport.write(result, out);
                 System.out.println("adaptive limit written to " + out.resolve(work.file() + ".md"));
             }
+        }
+        if (what.equals("all") || what.equals("path-cost")) {
+            PathCostRun.run(quick ? PathCostRun.Effort.QUICK : PathCostRun.Effort.FULL, out);
+            System.out.println("user path cost written to " + out.resolve("path-cost.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);
