@@ -9,6 +9,7 @@ import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
 import dev.dbbulkhead.benchmarks.overload.OverloadScenario;
+import dev.dbbulkhead.benchmarks.pathcost.PathCostRun;
 import dev.dbbulkhead.benchmarks.queue.QueueReport;
 import dev.dbbulkhead.benchmarks.queue.QueueScenario;
 import dev.dbbulkhead.benchmarks.report.Environment;
@@ -21,7 +22,8 @@ import java.util.List;
 
 /**
  * The whole benchmark suite, one command:
- * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue] [--out DIR] [--quick]}.
+ * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue|path-cost] [--out DIR]
+ * [--quick]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  */
@@ -41,9 +43,9 @@ public final class BenchmarkSuite {
             arguments.subList(outFlag, outFlag + 2).clear();
         }
         String what = arguments.isEmpty() ? "all" : arguments.getFirst();
-        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue").contains(what)) {
-            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue] [--out DIR]"
-                    + " [--quick]");
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost").contains(what)) {
+            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue|path-cost]"
+                    + " [--out DIR] [--quick]");
             System.exit(2);
         }
         ScenarioSettings settings = quick ? ScenarioSettings.smoke() : ScenarioSettings.full();
@@ -76,6 +78,10 @@ public final class BenchmarkSuite {
             QueueReport.write(result, out);
             System.out.println("queue discipline written to " + out.resolve("queue-sustained.md") + " and "
                     + out.resolve("queue-bursty.md"));
+        }
+        if (what.equals("all") || what.equals("path-cost")) {
+            PathCostRun.run(quick ? PathCostRun.Effort.QUICK : PathCostRun.Effort.FULL, out);
+            System.out.println("user path cost written to " + out.resolve("path-cost.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

@@ -11,12 +11,16 @@ public final class BulkheadObservationContext extends Observation.Context {
 
     private final BulkheadObservationDocumentation observation;
     private final String workload;
+    private final WorkloadKeyValues keyValues;
     private volatile String outcome;
     private volatile boolean shed;
 
-    BulkheadObservationContext(BulkheadObservationDocumentation observation, String workload) {
+    /** {@code keyValues} are the workload's, built once for all its observations. */
+    BulkheadObservationContext(BulkheadObservationDocumentation observation, String workload,
+                               WorkloadKeyValues keyValues) {
         this.observation = observation;
         this.workload = workload;
+        this.keyValues = keyValues;
     }
 
     /** Which observation this is: the wait for an execution permit, or the execution. */
@@ -55,10 +59,8 @@ public final class BulkheadObservationContext extends Observation.Context {
 
     /** The documented low-cardinality keys: the workload, and the outcome once there is one. */
     KeyValues documentedKeyValues() {
-        KeyValues keyValues = KeyValues.of(BulkheadObservationDocumentation.LowCardinalityKeys.WORKLOAD.withValue(workload));
         String ended = outcome;
-        return ended == null ? keyValues
-                : keyValues.and(BulkheadObservationDocumentation.LowCardinalityKeys.OUTCOME.withValue(ended));
+        return ended == null ? keyValues.running() : keyValues.ended(ended);
     }
 
     /** The documented high-cardinality keys: {@code shed=true} on a wait the adaptive discipline refused, else none. */

@@ -34,7 +34,10 @@ public final class BulkheadObservations implements GateInstrumentation {
     /** The observation of an admitted operation holding its execution permit. */
     public static final String EXECUTION = "dbbulkhead.execution";
 
-    /** An operation's calls all come on its thread, and a thread has at most one in flight: gates never nest. */
+    /**
+     * An operation's calls all come on its thread, and a thread has at most one in flight: gates never nest. Cleared
+     * with {@code set(null)}, not {@code remove()}: a removed entry is allocated anew by the thread's next operation.
+     */
     private static final ThreadLocal<Observation> WAITING = new ThreadLocal<>();
     private static final ThreadLocal<Observation.Scope> EXECUTING = new ThreadLocal<>();
 
@@ -68,15 +71,18 @@ public final class BulkheadObservations implements GateInstrumentation {
     private final class WorkloadObservations implements GateListener {
 
         private final String workload;
+        private final WorkloadKeyValues keyValues;
 
         WorkloadObservations(String workload) {
             this.workload = workload;
+            this.keyValues = new WorkloadKeyValues(workload);
         }
 
         @Override
         public void onWaitStarted(String workload) {
             WAITING.set(BulkheadObservationDocumentation.WAIT.observation(waitConvention, DEFAULT_WAIT_CONVENTION,
-                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, this.workload),
+                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, this.workload,
+                            keyValues),
                     registry).start());
         }
 
@@ -85,7 +91,8 @@ public final class BulkheadObservations implements GateInstrumentation {
             stopWait("admitted");
             EXECUTING.set(BulkheadObservationDocumentation.EXECUTION.observation(executionConvention,
                     DEFAULT_EXECUTION_CONVENTION,
-                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.EXECUTION, this.workload),
+                    () -> new BulkheadObservationContext(BulkheadObservationDocumentation.EXECUTION,
+                            this.workload, keyValues),
                     registry).start().openScope());
         }
 
@@ -107,7 +114,7 @@ public final class BulkheadObservations implements GateInstrumentation {
         public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
             Observation.Scope scope = EXECUTING.get();
             if (scope != null) {
-                EXECUTING.remove();
+                EXECUTING.set(null);
                 Observation execution = scope.getCurrentObservation();
                 scope.close();
                 stop(execution, outcome.tagValue());
@@ -117,7 +124,7 @@ public final class BulkheadObservations implements GateInstrumentation {
         private void stopWait(String outcome) {
             Observation wait = WAITING.get();
             if (wait != null) {
-                WAITING.remove();
+                WAITING.set(null);
                 stop(wait, outcome);
             }
         }

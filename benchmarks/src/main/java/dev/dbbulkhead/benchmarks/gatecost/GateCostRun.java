@@ -1,5 +1,6 @@
 package dev.dbbulkhead.benchmarks.gatecost;
 
+import static dev.dbbulkhead.benchmarks.report.JmhResults.bestIteration;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
 
 import dev.dbbulkhead.benchmarks.load.RunConditions;
@@ -139,14 +140,6 @@ public final class GateCostRun {
             table.row(cells.toArray());
         }
         return table.toString();
-    }
-
-    /** The fastest measurement iteration: on a shared machine, the one least disturbed by other processes. */
-    private static double bestIteration(RunResult result) {
-        return result.getBenchmarkResults().stream()
-                .flatMap(benchmark -> benchmark.getIterationResults().stream())
-                .mapToDouble(iteration -> iteration.getPrimaryResult().getScore())
-                .min().orElse(Double.NaN);
     }
 
     private static void chart(Map<String, Map<Contender, RunResult>> columns, Path file, String title)

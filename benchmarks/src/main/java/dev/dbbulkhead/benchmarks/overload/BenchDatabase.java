@@ -46,6 +46,16 @@ public final class BenchDatabase {
         return new BenchDatabase(database);
     }
 
+    /** The schema of the accounts table, for applications that build their own pools on it. */
+    public TestDatabase database() {
+        return database;
+    }
+
+    /** One of the accounts, chosen at random. */
+    public static int randomAccount() {
+        return ThreadLocalRandom.current().nextInt(1, ACCOUNTS + 1);
+    }
+
     /**
      * A new pool of {@code size} connections, all opened before this returns, handing out connections with
      * auto-commit off.
@@ -137,7 +147,7 @@ public final class BenchDatabase {
     }
 
     private static long updateRandomAccount(PreparedStatement update) throws SQLException {
-        update.setInt(1, ThreadLocalRandom.current().nextInt(1, ACCOUNTS + 1));
+        update.setInt(1, randomAccount());
         try (ResultSet balance = update.executeQuery()) {
             balance.next();
             return balance.getLong(1);

@@ -1,0 +1,86 @@
+package dev.dbbulkhead.benchmarks.pathcost;
+
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadMetricsAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadObservationAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The applications of the user-path benchmark, each assembled from Spring Boot's own auto-configurations as an
+ * application with the starter would be: HikariCP, {@code DataSourceTransactionManager}, {@code JdbcTemplate},
+ * {@code @Transactional}, AOP, a {@link SimpleMeterRegistry} and an {@link ObservationRegistry} whose handler
+ * records every observation as meters. The auto-configurations are named rather than discovered, so the shaded
+ * benchmarks jar needs no merged list of them.
+ */
+final class PathConfigurations {
+
+    private PathConfigurations() {
+    }
+
+    /** {@code @Transactional} alone; the base of the other two. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({AopAutoConfiguration.class, DataSourceAutoConfiguration.class,
+            DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
+            TransactionAutoConfiguration.class, JdbcTemplateAutoConfiguration.class})
+    static class TransactionalApplication {
+
+        @Bean
+        SimpleMeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        /** Observations that really cost: each one is timed into the meter registry, as Boot's default handler does. */
+        @Bean
+        ObservationRegistry observationRegistry(MeterRegistry meters) {
+            ObservationRegistry observations = ObservationRegistry.create();
+            observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
+            return observations;
+        }
+
+        @Bean
+        Accounts accounts(JdbcTemplate jdbc) {
+            return new Accounts(jdbc);
+        }
+    }
+
+    /** The starter's auto-configuration with its meters and observations, and a {@code @DbBulkhead} entry bean. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(TransactionalApplication.class)
+    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, BulkheadMetricsAutoConfiguration.class,
+            BulkheadObservationAutoConfiguration.class})
+    static class DbBulkheadApplication {
+
+        @Bean
+        BulkheadedOrders bulkheadedOrders(Accounts accounts) {
+            return new BulkheadedOrders(accounts);
+        }
+    }
+
+    /** Resilience4j's Spring Boot 4 auto-configuration of its bulkheads (aspect and meters) and an entry bean. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(TransactionalApplication.class)
+    @ImportAutoConfiguration({
+            io.github.resilience4j.springboot.bulkhead.autoconfigure.BulkheadAutoConfiguration.class,
+            io.github.resilience4j.springboot.bulkhead.autoconfigure.BulkheadMetricsAutoConfiguration.class})
+    static class Resilience4jApplication {
+
+        @Bean
+        Resilience4jOrders resilience4jOrders(Accounts accounts) {
+            return new Resilience4jOrders(accounts);
+        }
+    }
+}
