@@ -269,6 +269,24 @@ class AdaptiveQueueTest {
     }
 
     @Test
+    void afterAShrinkAReleaseHandsNoSlotOnUntilFewerThanTheNewBRun() throws Exception {
+        AdmissionGate gate = gate(2, 1, FOREVER);
+        QueuedCaller first = admitted("first", gate);
+        QueuedCaller second = admitted("second", gate);
+        QueuedCaller waiter = queued("waiter", gate);
+
+        gate.resize(1, 1);
+        first.leave();
+
+        assertThat(gate.active()).as("the released slot given back, not handed on").isEqualTo(1);
+        assertThat(gate.queueLength()).isEqualTo(1);
+        assertThat(waiter.decided()).isFalse();
+        handOver(second, waiter);
+        waiter.leave();
+        assertIdle(gate);
+    }
+
+    @Test
     void aWaiterHandedAPermitAsItsWaitRanOutKeepsItAndTheCountsStayExact() throws Exception {
         AdmissionGate gate = gate(1, 1, Duration.ofMillis(50));
         QueuedCaller first = admitted("first", gate);
