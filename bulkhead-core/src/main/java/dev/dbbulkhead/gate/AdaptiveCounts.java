@@ -244,8 +244,19 @@ final class AdaptiveCounts extends AdmissionCounts {
         return queued;
     }
 
+    /**
+     * The judgement brought up to now when the lock is free (an observer never waits for it): a queue that drained
+     * and then saw no event is not reported standing after the interval ends.
+     */
     @Override
     boolean standing() {
+        if (lock.tryLock()) {
+            try {
+                judge.advance(clock.getAsLong());
+            } finally {
+                lock.unlock();
+            }
+        }
         return judge.standing();
     }
 

@@ -186,6 +186,7 @@ class AdaptiveQueueTest {
         scene.serveNewestFirst();
 
         clock.set(Duration.ofMillis(300));
+        assertThat(gate.queueStanding()).as("drained, with no event since").isFalse();
         QueuedCaller after1 = queued("after1", gate);
         QueuedCaller after2 = queued("after2", gate);
 
