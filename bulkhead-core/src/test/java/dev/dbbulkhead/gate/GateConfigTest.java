@@ -50,9 +50,28 @@ class GateConfigTest {
     @Test
     void toBuilderRoundTripsAndEqualityIsByValue() {
         GateConfig config = GateConfig.builder().maxConcurrent(4).maxQueued(2).queueWait(Duration.ofMillis(30))
-                .captureStackTrace(true).build();
+                .captureStackTrace(true).queueDiscipline(QueueDiscipline.ADAPTIVE)
+                .queueTargetDelay(Duration.ofMillis(2)).queueInterval(Duration.ofMillis(50)).build();
 
         assertThat(config.toBuilder().build()).isEqualTo(config).hasSameHashCodeAs(config);
-        assertThat(config).hasToString("GateConfig[maxConcurrent=4, maxQueued=2, queueWait=PT0.03S, captureStackTrace=true]");
+        assertThat(config.toBuilder().queueDiscipline(QueueDiscipline.FIFO).build()).isNotEqualTo(config);
+        assertThat(config).hasToString("GateConfig[maxConcurrent=4, maxQueued=2, queueWait=PT0.03S, captureStackTrace=true,"
+                + " queueDiscipline=ADAPTIVE, queueTargetDelay=PT0.002S, queueInterval=PT0.05S]");
+    }
+
+    @Test
+    void theQueueDisciplineDefaultsToFifoWithCoDelsTargetAndIntervalAndRefusesATargetPastTheInterval() {
+        GateConfig defaults = GateConfig.defaults();
+        assertThat(defaults.queueDiscipline()).isEqualTo(QueueDiscipline.FIFO);
+        assertThat(defaults.queueTargetDelay()).isEqualTo(Duration.ofMillis(5));
+        assertThat(defaults.queueInterval()).isEqualTo(Duration.ofMillis(100));
+
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueTargetDelay(Duration.ZERO))
+                .withMessage("queueTargetDelay must be positive, was PT0S");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().queueInterval(null))
+                .withMessage("queueInterval must be positive, was null");
+        assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder()
+                        .queueTargetDelay(Duration.ofMillis(200)).build())
+                .withMessage("queueTargetDelay must be between 1ns and queueInterval PT0.1S, was PT0.2S");
     }
 }
