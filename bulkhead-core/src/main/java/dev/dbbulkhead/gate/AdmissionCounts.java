@@ -17,13 +17,28 @@ import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
  * <p>Limits apart from counts: the limits are read afresh at every decision and a resize replaces them without
  * touching the counts. After a shrink the counts may exceed the new limits for a while; they drain as operations
  * end, and nothing new enters until they are below. A grow wakes the queue.
+ *
+ * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link AdaptiveCounts} keeps the same
+ * word and the same fast path, and overrides only how waiters wait, how a release with waiters hands its slot on, and
+ * how a grow serves them. A gate picks one of the two when it is built, so that a FIFO gate's admission and release
+ * run exactly this code: the fast path reads no discipline, and {@link #tryRunAtOnce()} is final.
  */
-final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
+sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits AdaptiveCounts {
 
     private static final long serialVersionUID = 1L;
     private static final long ONE_RUNNING = 1L;
-    private static final long ONE_ADMITTED = 1L << 32;
-    private static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
+    static final long ONE_ADMITTED = 1L << 32;
+    static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
+
+    /** How a wait for a running slot ended, when it did not end by an interrupt. */
+    enum WaitEnd {
+        /** The waiter holds a running slot. */
+        RUNNING,
+        /** The wait ran out without a slot; the waiter is still admitted and must {@link #leaveQueue()}. */
+        TIMED_OUT,
+        /** The adaptive discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
+        SHED
+    }
 
     /** Never serialized: the synchronizer is serializable only because its JDK superclass is. */
     private transient volatile GateConfig limits;
@@ -54,7 +69,7 @@ final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
      *
      * @return whether the operation now counts as admitted and running; when false, nothing changed
      */
-    boolean tryRunAtOnce() {
+    final boolean tryRunAtOnce() {
         while (true) {
             long word = getState();
             int running = running(word);
@@ -72,7 +87,7 @@ final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
      *
      * @return whether the operation now counts as admitted (not yet running); when false, nothing changed
      */
-    boolean tryJoinQueue() {
+    final boolean tryJoinQueue() {
         while (true) {
             long word = getState();
             if (admitted(word) >= limits.maxAdmitted()) {
@@ -85,17 +100,18 @@ final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
     }
 
     /**
-     * Waits, in arrival order, for a running slot, for an admitted waiter. Returns true with the slot taken, false
-     * when {@code maxWaitNanos} passed without one (a zero wait takes a free slot only if no one waits before it),
-     * or throws {@link InterruptedException} — clearing the interrupt flag — when the thread is interrupted on entry
-     * or while waiting. Either way without a slot, the caller is still admitted and must {@link #leaveQueue()}.
+     * Waits, in arrival order, for a running slot, for an admitted waiter. Returns {@link WaitEnd#RUNNING} with the
+     * slot taken, {@link WaitEnd#TIMED_OUT} when {@code maxWaitNanos} passed without one (a zero wait takes a free
+     * slot only if no one waits before it), or throws {@link InterruptedException} — clearing the interrupt flag —
+     * when the thread is interrupted on entry or while waiting. Either way without a slot, the caller is still
+     * admitted and must {@link #leaveQueue()}.
      */
-    boolean awaitRunning(long maxWaitNanos) throws InterruptedException {
-        return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos);
+    WaitEnd awaitRunning(long maxWaitNanos) throws InterruptedException {
+        return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos) ? WaitEnd.RUNNING : WaitEnd.TIMED_OUT;
     }
 
     /** A waiter gives up without running: one admitted fewer. */
-    void leaveQueue() {
+    final void leaveQueue() {
         while (true) {
             long word = getState();
             if (compareAndSetState(word, word - ONE_ADMITTED)) {
@@ -118,6 +134,16 @@ final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
     /** Threads parked for a running slot: an estimate, for observation only. */
     int parkedWaiters() {
         return getQueueLength();
+    }
+
+    /** Whether the queue is judged standing; never under arrival order. For observation only. */
+    boolean standing() {
+        return false;
+    }
+
+    /** Waiters refused before their wait ran out; none under arrival order. For observation only. */
+    long shedCount() {
+        return 0L;
     }
 
     @Override
@@ -152,6 +178,6 @@ final class AdmissionCounts extends AbstractQueuedLongSynchronizer {
     @Override
     public String toString() {
         long word = getState();
-        return "admitted=" + admitted(word) + ", running=" + running(word) + ", parked=" + getQueueLength();
+        return "admitted=" + admitted(word) + ", running=" + running(word) + ", parked=" + parkedWaiters();
     }
 }

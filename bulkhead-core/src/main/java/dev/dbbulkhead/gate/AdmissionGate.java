@@ -8,14 +8,17 @@ import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
  * The gate of one workload: the two semaphores of the design, kept as two counts in one word.
  *
  * <ul>
- *   <li><b>B execution permits</b> bound running operations. Waited for in arrival order, for at most the queue
- *       wait.</li>
+ *   <li><b>B execution permits</b> bound running operations, waited for during at most the queue wait: in
+ *       arrival order ({@link QueueDiscipline#FIFO}), or, {@link QueueDiscipline#ADAPTIVE adaptive}, in arrival
+ *       order until the queue stands, then newest first with the waiters past twice the target delay refused
+ *       (docs/design.md tells why).</li>
  *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Taken with an
  *       immediate try: none left means the operation is refused at once.</li>
  * </ul>
@@ -65,15 +68,28 @@ public final class AdmissionGate {
 
     /**
      * @param workload the workload name; named in rejections, misuse reports and metrics
-     * @param config   the limits
+     * @param config   the limits and the queue discipline
      * @param listener told of every admission decision
      */
     public AdmissionGate(String workload, GateConfig config, GateListener listener) {
+        this(workload, config, listener, System::nanoTime);
+    }
+
+    /**
+     * A gate whose {@linkplain QueueDiscipline#ADAPTIVE adaptive} discipline reads {@code queueClock} (monotonic
+     * nanoseconds) for its waiters' waits and its intervals: the seam through which tests drive them. The queue wait
+     * and the budget are measured on it too, in that discipline; a FIFO gate never reads it.
+     */
+    AdmissionGate(String workload, GateConfig config, GateListener listener, LongSupplier queueClock) {
         if (workload == null || workload.isBlank()) {
             throw new IllegalArgumentException("workload name must not be blank, was '" + workload + "'");
         }
+        Objects.requireNonNull(config, "config");
+        Objects.requireNonNull(queueClock, "queueClock");
         this.workload = workload;
-        this.counts = new AdmissionCounts(Objects.requireNonNull(config, "config"));
+        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the adaptive one.
+        this.counts = config.queueDiscipline() == QueueDiscipline.ADAPTIVE
+                ? AdaptiveCounts.create(config, queueClock) : new AdmissionCounts(config);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
         this.queueWaitNanos = config.queueWait().toNanos();
@@ -92,6 +108,13 @@ public final class AdmissionGate {
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>
+     *   <li>under the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline}, also {@link BulkheadRejectedException}
+     *       {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} before the queue wait ran out, when the queue stands
+     *       and this caller has waited more than twice the target delay (shed: the listener hears
+     *       {@link GateListener#onShed} first, and {@link #shedCount()} counts it); the admission permit has been given
+     *       back. Its wait may also end sooner than under FIFO with a permit, served newest first while the queue
+     *       stands. An interrupt that comes after a permit was handed to the waiter, but before it saw it, leaves the
+     *       permit held and the interrupt flag set, as an interrupt right after the acquisition does;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#INTERRUPTED INTERRUPTED} when the thread
      *       is interrupted on entry, whatever the state of the gate (the interrupt is seen before any place is
      *       taken, so it never costs another caller a place), or while waiting (the admission permit has then been
@@ -174,6 +197,7 @@ public final class AdmissionGate {
         boolean clocked = timed || hasDeadline;
         boolean running = runningAlready;
         boolean handedOut = false;
+        boolean shed = false;
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
         long waitedNanos = 0L;
         try {
@@ -181,7 +205,9 @@ public final class AdmissionGate {
                 listener.onWaitStarted(workload);
             }
             if (!running) {
-                running = counts.awaitRunning(maxWaitNanos);
+                AdmissionCounts.WaitEnd end = counts.awaitRunning(maxWaitNanos);
+                running = end == AdmissionCounts.WaitEnd.RUNNING;
+                shed = end == AdmissionCounts.WaitEnd.SHED;
             }
             long now = clocked ? System.nanoTime() : 0L;
             waitedNanos = now - waitStart;
@@ -207,6 +233,9 @@ public final class AdmissionGate {
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
+        if (shed && timed) {
+            listener.onShed(workload, waitedNanos);
+        }
         throw rejected(refusal, waitedNanos);
     }
 
@@ -223,8 +252,10 @@ public final class AdmissionGate {
     }
 
     /**
-     * Changes B and Q without blocking. Growing takes effect at once. Shrinking never waits and never
-     * disturbs running work: new admissions obey the new limits while the operations already inside drain.
+     * Changes B and Q without blocking. Growing takes effect at once (waiters are handed the new room). Shrinking
+     * never waits and never disturbs running work: new admissions obey the new limits while the operations already
+     * inside drain. The queue discipline, its target delay and its interval stay as the gate was built: they are
+     * part of how it waits, not of its limits.
      *
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
@@ -381,12 +412,16 @@ public final class AdmissionGate {
      * (serving the newest first and shedding); always false under {@link QueueDiscipline#FIFO}. For observation only.
      */
     public boolean queueStanding() {
-        return false; // API first; the adaptive discipline comes with issue 14's gate change.
+        return counts.standing();
     }
 
-    /** Waiters refused by the adaptive discipline since the gate was built. For observation only. */
+    /**
+     * Waiters refused by the adaptive discipline since the gate was built, before their queue wait ran out (each was
+     * refused with {@link RejectionReason#QUEUE_TIMEOUT}); always 0 under {@link QueueDiscipline#FIFO}. For
+     * observation only.
+     */
     public long shedCount() {
-        return 0L; // API first; the adaptive discipline comes with issue 14's gate change.
+        return counts.shedCount();
     }
 
     @Override

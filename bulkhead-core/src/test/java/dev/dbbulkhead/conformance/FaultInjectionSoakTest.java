@@ -13,6 +13,7 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.LimitHistory;
+import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.jdbc.TransactionLimits;
 import dev.dbbulkhead.limit.AdaptiveLimit;
@@ -35,8 +36,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 
@@ -47,7 +49,9 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * <pre>{@code ./mvnw -pl bulkhead-core -am verify -Dtest=FaultInjectionSoakTest -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dsoak.operations=200000 -Dsoak.seed=42}</pre>
  *
- * A failing run prints its seed first; the same seed replays the same plan.
+ * A failing run prints its seed first; the same seed replays the same plan. It runs once per queue discipline: under
+ * {@link QueueDiscipline#ADAPTIVE} with a target delay of 1 ms and an interval of 5 ms, so that the queues of the
+ * short CI run stand, shed and recover among the faults.
  */
 @DisplayName("Fault-injection soak (real PostgreSQL, seeded)")
 @Timeout(value = 30, unit = TimeUnit.MINUTES) // only against a hang: the run itself flags a stuck thread after two idle minutes
@@ -63,14 +67,17 @@ class FaultInjectionSoakTest {
     private static final int DRIVERS = 12;
     private static final int POOL_SIZE = 10;
     private static final TransactionLimits LIMITS = TransactionLimits.of(Duration.ofSeconds(5), Duration.ofMillis(10), null);
+    private static final Duration ADAPTIVE_TARGET_DELAY = Duration.ofMillis(1);
+    private static final Duration ADAPTIVE_INTERVAL = Duration.ofMillis(5);
 
-    @Test
+    @ParameterizedTest(name = "{0} queues")
+    @EnumSource(QueueDiscipline.class)
     @DisplayName("mixed faults over three workloads on one pool: limits held, permits and connections back, no write lost or misreported")
-    void soak() throws Exception {
+    void soak(QueueDiscipline discipline) throws Exception {
         long seed = Long.getLong("soak.seed", DEFAULT_SEED);
         int operations = Integer.getInteger("soak.operations", DEFAULT_OPERATIONS);
-        System.out.printf("soak: seed=%d operations=%d (repeat with -Dsoak.seed=%d -Dsoak.operations=%d)%n",
-                seed, operations, seed, operations);
+        System.out.printf("soak: %s seed=%d operations=%d (repeat with -Dsoak.seed=%d -Dsoak.operations=%d)%n",
+                discipline, seed, operations, seed, operations);
         TestDatabase database = PostgresFixture.freshSchema();
         database.execute("CREATE TABLE item (id bigserial PRIMARY KEY, name text NOT NULL UNIQUE)",
                 "CREATE TABLE hot_row (id int PRIMARY KEY, n bigint NOT NULL)",
@@ -82,15 +89,16 @@ class FaultInjectionSoakTest {
         AtomicInteger limitResizes = new AtomicInteger();
 
         try (HikariDataSource pool = database.pool(POOL_SIZE)) {
-            Workload orders = jdbcWorkload("orders", pool, 3, 2, Duration.ofMillis(20), released, adaptive);
+            Workload orders = jdbcWorkload("orders", pool, 3, 2, Duration.ofMillis(20), discipline, released,
+                    adaptive);
             adaptive.drive(concurrent -> {
                 limitResizes.incrementAndGet();
                 orders.limits().resizeConcurrent(orders.gate(), concurrent);
             });
             List<Workload> workloads = List.of(
                     orders,
-                    templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), released),
-                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, released, GateListener.NONE));
+                    templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), discipline, released),
+                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, discipline, released, GateListener.NONE));
             FaultInjectionSoak soak = new FaultInjectionSoak(seed, operations, workloads, pool, database);
             long started = System.nanoTime();
 
@@ -119,16 +127,17 @@ class FaultInjectionSoakTest {
     }
 
     private static Workload jdbcWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
-                                         Duration queueWait, Map<ExecutionOutcome, AtomicInteger> released,
-                                         GateListener limit) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released, limit);
+                                         Duration queueWait, QueueDiscipline discipline,
+                                         Map<ExecutionOutcome, AtomicInteger> released, GateListener limit) {
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, limit);
         return workload(name, JdbcBulkheadConformanceTest.adapt(new JdbcBulkhead(gate, pool, LIMITS)), null,
                 maxConcurrent, maxQueued);
     }
 
     private static Workload templateWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
-                                             Duration queueWait, Map<ExecutionOutcome, AtomicInteger> released) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, released, GateListener.NONE);
+                                             Duration queueWait, QueueDiscipline discipline,
+                                             Map<ExecutionOutcome, AtomicInteger> released) {
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, GateListener.NONE);
         BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
                 new DefaultTransactionDefinition(), LIMITS, pool);
         return workload(name, BulkheadTemplateConformanceTest.adapt(template, pool, false),
@@ -146,7 +155,8 @@ class FaultInjectionSoakTest {
      * {@code limit}.
      */
     private static AdmissionGate gate(String name, int maxConcurrent, int maxQueued, Duration queueWait,
-                                      Map<ExecutionOutcome, AtomicInteger> released, GateListener limit) {
+                                      QueueDiscipline discipline, Map<ExecutionOutcome, AtomicInteger> released,
+                                      GateListener limit) {
         GateListener outcomes = new GateListener() {
             @Override
             public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
@@ -155,7 +165,8 @@ class FaultInjectionSoakTest {
             }
         };
         return new AdmissionGate(name, GateConfig.builder()
-                .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).build(),
+                .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).queueDiscipline(discipline)
+                .queueTargetDelay(ADAPTIVE_TARGET_DELAY).queueInterval(ADAPTIVE_INTERVAL).build(),
                 GateListener.composite(List.of(outcomes, limit)));
     }
 
@@ -244,8 +255,8 @@ class FaultInjectionSoakTest {
         new TreeMap<>(released).forEach((outcome, count) ->
                 out.append(String.format("  outcome %-40s %d%n", outcome, count.get())));
         for (Workload workload : workloads) {
-            out.append(String.format("  gate    %-40s %d resizes, now %s%n", workload.name(),
-                    workload.limits().resizes(), workload.gate().config()));
+            out.append(String.format("  gate    %-40s %d resizes, %d shed, now %s%n", workload.name(),
+                    workload.limits().resizes(), workload.gate().shedCount(), workload.gate().config()));
         }
         out.append(String.format("  ledger  committed=%d unknown(present)=%d unknown(absent)=%d lost=%d misreported=%d"
                         + " committed-but-caller-saw-failure=%d%n", ledger.committed(), ledger.unknownPresent(),

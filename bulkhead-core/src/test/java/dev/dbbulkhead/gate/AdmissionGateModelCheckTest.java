@@ -105,11 +105,7 @@ public class AdmissionGateModelCheckTest {
 
     @Validate
     public void everyPermitIsBackAndTheLastResizeIsInForce() {
-        GateConfig config = gate.config();
-        GateModelSteps.check(config.maxConcurrent() == limits.lastMaxConcurrent()
-                        && config.maxQueued() == limits.lastMaxQueued(),
-                "limits did not converge to the last resize: " + config);
-        GateModelSteps.checkIdle(gate);
+        GateModelSteps.checkLastResizeInForceAndIdle(gate, limits, QueueDiscipline.FIFO);
     }
 
     @Test

@@ -43,6 +43,18 @@ public final class GateModelSteps {
         check(waiting >= 0 && waiting <= limits.mostAdmittedSince(0), "waiting() = " + waiting + " under " + gate.config());
     }
 
+    /**
+     * After a run: the limits of the last resize {@code limits} recorded are in force, with the queue discipline the
+     * gate was built with, and the gate is idle ({@link #checkIdle}).
+     */
+    public static void checkLastResizeInForceAndIdle(AdmissionGate gate, LimitHistory limits, QueueDiscipline built) {
+        GateConfig config = gate.config();
+        check(config.maxConcurrent() == limits.lastMaxConcurrent() && config.maxQueued() == limits.lastMaxQueued()
+                        && config.queueDiscipline() == built,
+                "limits did not converge to the last resize: " + config);
+        checkIdle(gate);
+    }
+
     /** After a run: every execution and admission permit is back, and nothing is inside or parked. */
     public static void checkIdle(AdmissionGate gate) {
         GateConfig config = gate.config();
