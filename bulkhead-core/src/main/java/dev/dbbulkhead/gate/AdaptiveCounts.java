@@ -96,7 +96,7 @@ final class AdaptiveCounts extends AdmissionCounts {
             }
             waiter = new Waiter(now);
             if (waiters.isEmpty()) {
-                judge.filled();
+                judge.filled(now);
             }
             waiters.addLast(waiter);
             queued = waiters.size();
@@ -147,14 +147,14 @@ final class AdaptiveCounts extends AdmissionCounts {
                 return waiter.state == State.GRANTED ? WaitEnd.RUNNING : WaitEnd.SHED;
             }
             if (interrupted || timedOut) {
-                remove(waiter, State.LEFT);
+                remove(waiter, State.LEFT, now);
                 if (interrupted) {
                     throw new InterruptedException();
                 }
                 return WaitEnd.TIMED_OUT;
             }
             if (judge.overdue(now - waiter.queuedAt)) {
-                remove(waiter, State.SHED);
+                remove(waiter, State.SHED, now);
                 shed++;
                 return WaitEnd.SHED;
             }
@@ -215,23 +215,23 @@ final class AdaptiveCounts extends AdmissionCounts {
     private void grant(long now) {
         judge.granted(now - waiters.peekFirst().queuedAt);
         Waiter next = judge.standing() ? waiters.peekLast() : waiters.peekFirst();
-        remove(next, State.GRANTED);
+        remove(next, State.GRANTED, now);
     }
 
     /** Under the lock: refuses, oldest first, the waiters overdue in a standing queue. */
     private void shedOverdue(long now) {
         while (!waiters.isEmpty() && judge.overdue(now - waiters.peekFirst().queuedAt)) {
-            remove(waiters.peekFirst(), State.SHED);
+            remove(waiters.peekFirst(), State.SHED, now);
             shed++;
         }
     }
 
     /** Under the lock: takes {@code waiter} out of the queue with its final state, and wakes it if another decided. */
-    private void remove(Waiter waiter, State state) {
+    private void remove(Waiter waiter, State state, long now) {
         waiters.removeFirstOccurrence(waiter);
         queued = waiters.size();
         if (waiters.isEmpty()) {
-            judge.emptied();
+            judge.emptied(now);
         }
         waiter.state = state;
         if (waiter.thread != Thread.currentThread()) {

@@ -9,10 +9,10 @@ public enum QueueDiscipline {
     /**
      * In arrival order while the queue absorbs bursts; once it stands — every operation in an
      * {@linkplain GateConfig#queueInterval() interval} waited longer than the {@linkplain GateConfig#queueTargetDelay()
-     * target delay} — the newest first, and waiters that have waited past twice the target are refused (with
+     * target delay} — the newest first, and waiters that have waited past the target are refused (with
      * {@code QUEUE_TIMEOUT}, the listener told {@link GateListener#onShed}). Back to arrival order when the standing
-     * queue is gone: an interval in which the queue was empty, or its oldest waiter had waited no longer than the
-     * target when a waiter was served. The queue wait stays the upper bound of every wait.
+     * queue is gone: an interval in which nobody was queued for at least the target delay. The queue wait stays the
+     * upper bound of every wait.
      */
     ADAPTIVE
 }

@@ -13,12 +13,17 @@ package dev.dbbulkhead.gate;
  *
  * <p>The sojourn is sampled at each grant as the wait of the <em>oldest</em> waiter then queued. Under arrival order
  * that is the served waiter's own wait — CoDel's sample at dequeue. Serving the newest first, it is not: the newest
- * waiter always waited next to nothing, and sampling it would end the standing judgement after one interval, only to
- * bring it back one interval later. The oldest waiter's wait says whether the queue got short, whatever the order.
+ * waiter always waited next to nothing. And once shedding begins, the oldest waiters are refused as they pass the
+ * target, so the oldest wait left is short whatever the load. The samples therefore judge only a queue not yet
+ * standing. A standing queue stops standing after an interval in which nobody was queued for at least the target
+ * delay — the service caught up with the arrivals, Facebook's "last empty" rule. Not a mere empty moment: shedding
+ * may empty a standing queue when releases happen to come in a cluster, and the next arrival queues again within
+ * microseconds.
  *
- * <p>While the queue stands, a waiter is {@linkplain #overdue overdue} once it has waited twice the target delay
- * (folly's slough timeout): it will rarely be served (the newest go first) and is refused instead. Twice, not once,
- * so that the waiters left after shedding still tell, by their waits above the target, that the queue stands.
+ * <p>While the queue stands, a waiter is {@linkplain #overdue overdue} once it has waited past the target delay: it
+ * will rarely be served (the newest go first) and is refused instead, so that a success never waited much more than
+ * the target while the queue stands. (folly sheds at twice the target because its judgement needs waits above the
+ * target to go on seeing a standing queue; this one does not, as it ends a standing queue only by a drained one.)
  *
  * <p>Not thread-safe: the caller serializes every call but {@link #standing()} (a lock held for microseconds).
  */
@@ -26,20 +31,23 @@ final class StandingQueue {
 
     private final long targetNanos;
     private final long intervalNanos;
-    private final long overdueNanos;
     private long intervalEndsAt;
     /** The smallest sojourn of the current interval; 0 once the queue was empty in it. */
     private long minSojourn = 0L;
     /** Whether nobody is queued since the last event: then every interval until the next one had an empty moment. */
     private boolean empty = true;
+    /** When the queue last became empty. */
+    private long emptiedAt;
+    /** Whether nobody was queued for at least the target delay at some time in the current interval. */
+    private boolean drained;
     /** Written under the caller's lock, read by observers without it. */
     private volatile boolean standing;
 
     StandingQueue(long targetNanos, long intervalNanos, long now) {
         this.targetNanos = targetNanos;
         this.intervalNanos = intervalNanos;
-        this.overdueNanos = targetNanos > Long.MAX_VALUE / 2 ? Long.MAX_VALUE : 2 * targetNanos;
         this.intervalEndsAt = now + intervalNanos;
+        this.emptiedAt = now;
     }
 
     /** Whether the last interval that ended judged the queue standing. */
@@ -50,35 +58,59 @@ final class StandingQueue {
     /** Closes the interval if it has ended by {@code now}, judging it; call before any event at {@code now}. */
     void advance(long now) {
         if (now - intervalEndsAt >= 0) {
-            standing = minSojourn > targetNanos;
+            noteDrained(now);
+            standing = standing ? !drained : minSojourn > targetNanos;
+            drained = false;
             intervalEndsAt = now + intervalNanos;
             minSojourn = empty ? 0L : Long.MAX_VALUE;
         }
     }
 
-    /** A waiter was granted a running slot while the oldest waiter queued had waited {@code oldestWaitNanos}. */
+    /**
+     * A waiter was granted a running slot while the oldest waiter queued had waited {@code oldestWaitNanos}. Heard
+     * only while the queue is not judged standing: once it stands, shedding refuses the oldest waiters as they pass
+     * the target, so the oldest wait left is short whether or not the service keeps up, and hearing it would end the
+     * standing judgement every other interval — one interval in arrival order, with the whole queue's wait, for each
+     * interval newest first. A standing queue ends only when it stays {@linkplain #emptied empty} for the target.
+     */
     void granted(long oldestWaitNanos) {
-        minSojourn = Math.min(minSojourn, oldestWaitNanos);
+        if (!standing) {
+            minSojourn = Math.min(minSojourn, oldestWaitNanos);
+        }
     }
 
     /** Nobody is queued any more (nor, until {@link #filled}, will the queue be judged standing for it). */
-    void emptied() {
+    void emptied(long now) {
         empty = true;
+        emptiedAt = now;
         minSojourn = 0L;
     }
 
     /** Someone is queued again. */
-    void filled() {
+    void filled(long now) {
+        noteDrained(now);
         empty = false;
+    }
+
+    /**
+     * Notes whether the queue, empty now, has been so for at least the target delay: what ends a standing queue.
+     * Not a mere empty moment: once a queue stands, shedding may empty it while releases happen to come in a cluster,
+     * and the next arrival queues again within microseconds; only a queue that stays empty for the target delay
+     * proves that the service keeps up with the arrivals.
+     */
+    private void noteDrained(long now) {
+        if (empty && now - emptiedAt >= targetNanos) {
+            drained = true;
+        }
     }
 
     /** Whether a waiter that has waited {@code waitedNanos} is to be refused now. */
     boolean overdue(long waitedNanos) {
-        return standing && waitedNanos > overdueNanos;
+        return standing && waitedNanos > targetNanos;
     }
 
     /** How long a waiter waits before it may be {@link #overdue}. */
     long overdueAfterNanos() {
-        return overdueNanos;
+        return targetNanos;
     }
 }

@@ -15,7 +15,7 @@ class StandingQueueTest {
     @Test
     void anIntervalThatBeganWithAnEmptyQueueNeverStands() {
         queue.advance(1);
-        queue.filled();
+        queue.filled(1);
         queue.granted(90);
 
         queue.advance(100);
@@ -28,13 +28,13 @@ class StandingQueueTest {
         stand();
 
         assertThat(queue.standing()).isTrue();
-        assertThat(queue.overdue(2 * TARGET)).as("at twice the target").isFalse();
-        assertThat(queue.overdue(2 * TARGET + 1)).as("past twice the target").isTrue();
+        assertThat(queue.overdue(TARGET)).as("at the target").isFalse();
+        assertThat(queue.overdue(TARGET + 1)).as("past the target").isTrue();
     }
 
     @Test
     void anIntervalWithNoGrantAtAllButNeverEmptyStands() {
-        queue.filled();
+        queue.filled(0);
         queue.advance(100);
         queue.advance(200);
 
@@ -42,51 +42,55 @@ class StandingQueueTest {
     }
 
     @Test
-    void oneSojournAtMostTheTargetEndsTheStandingAtTheIntervalsEnd() {
-        stand();
-        queue.granted(50);
+    void oneSojournAtMostTheTargetKeepsAQueueFromStandingAtTheIntervalsEnd() {
+        queue.filled(0);
+        queue.advance(100);
+        queue.granted(TARGET + 1);
         queue.granted(TARGET);
-        queue.advance(299);
+
+        queue.advance(200);
+
+        assertThat(queue.standing()).isFalse();
+    }
+
+    @Test
+    void aStandingQueueIsEndedNeitherByShortSojournsNorByAMomentsEmptinessOnlyByStayingEmptyForTheTarget() {
+        stand();
+        queue.granted(1);
+        queue.advance(300);
+        assertThat(queue.standing()).as("shedding shortens the oldest wait; the queue never emptied").isTrue();
+
+        queue.emptied(310);
+        queue.filled(310 + TARGET - 1);
+        queue.advance(400);
+        assertThat(queue.standing()).as("empty for less than the target").isTrue();
+
+        queue.emptied(410);
+        queue.filled(410 + TARGET);
+        queue.advance(499);
         assertThat(queue.standing()).as("until the interval ends").isTrue();
 
-        queue.advance(300);
+        queue.advance(500);
 
         assertThat(queue.standing()).isFalse();
     }
 
     @Test
-    void aQueueThatEmptiedEndsTheStandingAtTheIntervalsEnd() {
+    void aStandingQueueThatStaysEmptyWithNoEventSinceStopsStandingAtTheIntervalsEnd() {
         stand();
-        queue.emptied();
-        queue.filled();
-        queue.granted(50);
+        queue.emptied(210);
 
         queue.advance(300);
 
         assertThat(queue.standing()).isFalse();
-    }
-
-    @Test
-    void intervalsThatPassWithTheQueueEmptyAndNoEventNeverStand() {
-        stand();
-        queue.emptied();
-
         queue.advance(1_000);
-
-        assertThat(queue.standing()).isFalse();
+        assertThat(queue.standing()).as("intervals that pass empty never stand").isFalse();
         assertThat(queue.overdue(Long.MAX_VALUE)).isFalse();
-    }
-
-    @Test
-    void anOverdueWaitNeverOverflows() {
-        StandingQueue huge = new StandingQueue(Long.MAX_VALUE / 2 + 1, Long.MAX_VALUE / 2 + 1, 0);
-
-        assertThat(huge.overdueAfterNanos()).isEqualTo(Long.MAX_VALUE);
     }
 
     /** Interval [0, 100) began empty; interval [100, 200) saw only sojourns above the target; judged at 200. */
     private void stand() {
-        queue.filled();
+        queue.filled(0);
         queue.advance(100);
         queue.granted(TARGET + 1);
         queue.granted(40);

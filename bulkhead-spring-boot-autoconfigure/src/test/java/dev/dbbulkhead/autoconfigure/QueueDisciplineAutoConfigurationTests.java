@@ -1,7 +1,9 @@
 package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.autoconfigure.BulkheadsEndpoint.Queue;
 import dev.dbbulkhead.gate.AdmissionGate;
@@ -9,6 +11,8 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.testing.Await;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -16,9 +20,14 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,6 +42,7 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The {@code queue.*} keys of a workload — discipline, target delay, interval — bound, validated and passed to the
@@ -271,6 +281,77 @@ class QueueDisciplineAutoConfigurationTests {
         }
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
                 BulkheadProperties.Queue.class.getMethod("setDiscipline", QueueDiscipline.class))).accepts(hints);
+    }
+
+    /**
+     * On the real database: one operation holds the only execution permit while three wait; once the queue has stood
+     * for an interval, the release sheds the three — each waited past the target — and the meters and the endpoint
+     * tell it; once drained, the queue stands no more. Loops wait for states, never for a time.
+     */
+    @Test
+    void onPostgresAStandingAdaptiveQueueShedsItsOverdueWaitersAndTheMetersAndTheEndpointTellIt() throws Exception {
+        runner.withPropertyValues("db.bulkhead.workloads.flood.max-concurrent=1",
+                        "db.bulkhead.workloads.flood.max-queued=3", "db.bulkhead.workloads.flood.queue-wait=1m",
+                        "db.bulkhead.workloads.flood.queue.discipline=adaptive",
+                        "db.bulkhead.workloads.flood.queue.target-delay=1ms",
+                        "db.bulkhead.workloads.flood.queue.interval=2ms")
+                .run(context -> {
+                    BulkheadTemplate flood = context.getBean(BulkheadRegistry.class).template("flood");
+                    AdmissionGate gate = flood.gate();
+                    JdbcTemplate jdbc = new JdbcTemplate(flood.dataSource().orElseThrow());
+                    CountDownLatch holding = new CountDownLatch(1);
+                    CountDownLatch release = new CountDownLatch(1);
+                    try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                        Future<Integer> holder = callers.submit(() -> flood.execute(status -> {
+                            Integer answer = jdbc.queryForObject("SELECT 42", Integer.class);
+                            holding.countDown();
+                            await(release);
+                            return answer;
+                        }));
+                        holding.await();
+                        List<Future<Integer>> waiters = new ArrayList<>();
+                        for (int i = 0; i < 3; i++) {
+                            waiters.add(callers.submit(() -> flood.execute(
+                                    status -> jdbc.queryForObject("SELECT 1", Integer.class))));
+                        }
+                        Await.until("three waiting", () -> gate.queueLength() == 3);
+                        Await.until("the queue judged standing", gate::queueStanding);
+                        assertThat(standingGauge("flood")).isEqualTo(1.0);
+
+                        release.countDown();
+
+                        assertThat(holder.get()).isEqualTo(42);
+                        for (Future<Integer> waiter : waiters) {
+                            assertThatThrownBy(waiter::get).cause().isInstanceOfSatisfying(
+                                    BulkheadRejectedException.class,
+                                    rejected -> assertThat(rejected.reason()).isEqualTo(RejectionReason.QUEUE_TIMEOUT));
+                        }
+                    }
+                    assertThat(meters.get(BulkheadMeterBinder.QUEUE_SHED).tag("workload", "flood").counter().count())
+                            .isEqualTo(3);
+                    assertThat(meters.get(BulkheadMeterBinder.REJECTED).tags("workload", "flood", "reason", "timeout")
+                            .counter().count()).as("sheds are timeouts").isEqualTo(3);
+                    assertThat(context.getBean(BulkheadsEndpoint.class).workload("flood").queue().shed()).isEqualTo(3);
+                    Await.until("the drained queue no longer standing", () -> !gate.queueStanding());
+                    assertThat(standingGauge("flood")).isZero();
+                    assertThat(gate.active()).isZero();
+                    assertThat(gate.availableAdmissionPermits()).isEqualTo(4);
+                });
+    }
+
+    private double standingGauge(String workload) {
+        return meters.get(BulkheadMeterBinder.QUEUE_STANDING).tags("workload", workload, "discipline", "adaptive")
+                .gauge().value();
+    }
+
+    /** Waits inside a transaction callback, which may throw no checked exception. */
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(interrupted);
+        }
     }
 
     private static GateConfig gate(int maxConcurrent, int maxQueued, long queueWaitMillis, QueueDiscipline discipline,
