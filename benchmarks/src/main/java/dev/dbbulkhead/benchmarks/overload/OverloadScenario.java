@@ -128,6 +128,18 @@ public final class OverloadScenario {
     public static GuardRun runGuard(BenchDatabase database, ScenarioSettings settings, TransactionGuard guard,
                                     SpringResilience spring, Arrivals arrivals, Duration window, Duration slo,
                                     String scenario) throws SQLException, InterruptedException {
+        return runGuard(database, settings, guard, spring, arrivals, window, Duration.ZERO, slo, scenario);
+    }
+
+    /**
+     * As {@link #runGuard(BenchDatabase, ScenarioSettings, TransactionGuard, SpringResilience, Arrivals, Duration,
+     * Duration, String)}, judging the steady state only: the success latencies, goodput and p99 over time count the
+     * calls started from {@code onset} on (goodput: the commits that ended then), while every call of the window is
+     * still counted by outcome and refusal.
+     */
+    public static GuardRun runGuard(BenchDatabase database, ScenarioSettings settings, TransactionGuard guard,
+                                    SpringResilience spring, Arrivals arrivals, Duration window, Duration onset,
+                                    Duration slo, String scenario) throws SQLException, InterruptedException {
         try (HikariDataSource pool = database.pool(POOL_SIZE, settings.poolTimeout(), scenario + "-" + guard.name())) {
             GuardedTransactions transactions = guard.open(scenario, pool, BUDGET, spring);
             Occupancy occupancy = new Occupancy();
@@ -136,13 +148,15 @@ public final class OverloadScenario {
             RunConditions.settleHeap();
             CallLog log = OpenLoopLoad.run(List.of(callers), window, drainBudget(settings), occupancy)
                     .get(guard.label());
-            double windowSeconds = window.toNanos() / 1e9;
             long windowNanos = window.toNanos();
+            long onsetNanos = onset.toNanos();
+            double measuredSeconds = (windowNanos - onsetNanos) / 1e9;
             return new GuardRun(guard, log.offered(), log.counts(), log.refusalsByReason(),
                     transactions.shedCount(),
-                    log.committedEndingBetween(0, windowNanos, -1) / windowSeconds,
-                    log.committedEndingBetween(0, windowNanos, slo.toNanos()) / windowSeconds,
-                    LatencySummary.ofNanos(log.latencies(Outcome.COMMITTED)),
+                    log.committedEndingBetween(onsetNanos, windowNanos, -1) / measuredSeconds,
+                    log.committedEndingBetween(onsetNanos, windowNanos, slo.toNanos()) / measuredSeconds,
+                    LatencySummary.ofNanos(log.latenciesStartedBetween(onsetNanos, Long.MAX_VALUE,
+                            Outcome.COMMITTED)),
                     LatencySummary.ofNanos(log.latencies(Outcome.REJECTED, Outcome.POOL_TIMEOUT)),
                     occupancy.parkedPeak(), occupancy.meanExecuting(), occupancy.heapPeakBytes(),
                     successP99OverTime(log, windowNanos),

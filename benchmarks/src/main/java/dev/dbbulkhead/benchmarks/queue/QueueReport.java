@@ -34,7 +34,10 @@ public final class QueueReport {
         OverloadResult bursty = result.bursty();
         write(out, "queue-sustained", sustained, "Sustained " + OverloadScenario.OVERLOAD_FACTOR + "x overload",
                 setup(sustained) + " Offered: " + number(sustained.offeredPerSecond(), 0)
-                        + " calls/s, steadily, for " + sustained.window().toMillis() + " ms per guard.",
+                        + " calls/s, steadily, for " + sustained.window().toMillis() + " ms per guard; the"
+                        + " latencies and commits/s are those of the calls started after the first "
+                        + QueueScenario.sustainedOnset(sustained.window()).toMillis() + " ms (the onset, where the"
+                        + " adaptive discipline has not yet judged the queue standing), the counts those of all.",
                 QueueTargets.sustained(sustained),
                 new Charts.Reference("REJECT p99 x " + QueueTargets.P99_OVER_REJECT + " = "
                         + number(QueueTargets.sustainedP99Bound(sustained), 1) + " ms",
