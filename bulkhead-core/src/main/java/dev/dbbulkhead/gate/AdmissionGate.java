@@ -17,7 +17,7 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li><b>B execution permits</b> bound running operations, waited for during at most the queue wait: in
  *       arrival order ({@link QueueDiscipline#FIFO}), or, {@link QueueDiscipline#ADAPTIVE adaptive}, in arrival
- *       order until the queue stands, then newest first with the waiters past twice the target delay refused
+ *       order until the queue stands, then newest first with the waiters past the target delay refused
  *       (docs/design.md tells why).</li>
  *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Taken with an
  *       immediate try: none left means the operation is refused at once.</li>
@@ -110,7 +110,7 @@ public final class AdmissionGate {
      *       earlier waiters still go first); the admission permit has been given back;</li>
      *   <li>under the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline}, also {@link BulkheadRejectedException}
      *       {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} before the queue wait ran out, when the queue stands
-     *       and this caller has waited more than twice the target delay (shed: the listener hears
+     *       and this caller has waited more than the target delay (shed: the listener hears
      *       {@link GateListener#onShed} first, and {@link #shedCount()} counts it); the admission permit has been given
      *       back. Its wait may also end sooner than under FIFO with a permit, served newest first while the queue
      *       stands. An interrupt that comes after a permit was handed to the waiter, but before it saw it, leaves the
@@ -201,10 +201,10 @@ public final class AdmissionGate {
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
         long waitedNanos = 0L;
         try {
-            if (timed) {
-                listener.onWaitStarted(workload);
-            }
             if (!running) {
+                if (timed) {
+                    listener.onWaitStarted(workload);
+                }
                 AdmissionCounts.WaitEnd end = counts.awaitRunning(maxWaitNanos);
                 running = end == AdmissionCounts.WaitEnd.RUNNING;
                 shed = end == AdmissionCounts.WaitEnd.SHED;

@@ -30,10 +30,13 @@ public interface GateListener {
     };
 
     /**
-     * An operation took an admission permit and now waits, perhaps not at all, for an execution permit. Followed on
-     * the same thread by exactly one {@link #onAdmitted} or {@link #onRejected} ({@code QUEUE_TIMEOUT} or
-     * {@code INTERRUPTED}); an {@code ADMISSION_FULL} rejection comes without it, as nothing waited, and so does the
-     * {@code INTERRUPTED} rejection of a thread interrupted before it entered, as nothing was taken.
+     * An operation took an admission permit and now waits for an execution permit: it found all B running, or others
+     * waiting before it (it may still be served at once). Followed on the same thread by exactly one
+     * {@link #onAdmitted} or {@link #onRejected} ({@code QUEUE_TIMEOUT} or {@code INTERRUPTED}). Not told for an
+     * operation that found an execution permit free as it was admitted — its {@link #onAdmitted} comes alone — nor
+     * before an {@code ADMISSION_FULL} rejection or the {@code INTERRUPTED} rejection of a thread interrupted before it
+     * entered: nothing waited. Most operations of a gate that is not overloaded never wait, and this is where a
+     * listener pays for the ones that do (a wait's span, say) and only for them.
      */
     default void onWaitStarted(String workload) {
     }

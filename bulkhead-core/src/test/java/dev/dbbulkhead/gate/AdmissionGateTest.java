@@ -265,14 +265,21 @@ class AdmissionGateTest {
         AtomicBoolean spendTheBudget = new AtomicBoolean(true);
         long budgetNanos = TimeUnit.MILLISECONDS.toNanos(1);
         AdmissionGate[] gate = new AdmissionGate[1];
+        HeldElsewhere[] holder = new HeldElsewhere[1];
         gate[0] = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(1)
                 .queueWait(Duration.ofHours(1)).build(), new GateListener() {
                     @Override
                     public void onWaitStarted(String workload) {
                         if (spendTheBudget.getAndSet(false)) {
-                            // The first caller runs at once within a 1 ms budget: spend it before it is checked.
+                            // The first caller queues behind the holder with a 1 ms budget: spend it, then let the
+                            // holder go, so that the caller finds the permit free at once — too late.
                             long start = System.nanoTime();
                             Await.until("the budget spent", () -> System.nanoTime() - start > budgetNanos);
+                            try {
+                                holder[0].close();
+                            } catch (InterruptedException interrupted) {
+                                throw new IllegalStateException(interrupted);
+                            }
                         }
                     }
 
@@ -282,6 +289,7 @@ class AdmissionGateTest {
                     }
                 });
 
+        holder[0] = HeldElsewhere.acquire(gate[0], 1);
         assertThat(catchThrowableOfType(BulkheadRejectedException.class,
                 () -> gate[0].acquireWithin(Duration.ofNanos(budgetNanos))).reason())
                 .as("the budget spent once running").isEqualTo(RejectionReason.QUEUE_TIMEOUT);
@@ -414,9 +422,10 @@ class AdmissionGateTest {
             catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
         }
 
-        // The holder's wait starts and ends at once; the refused caller never starts one: a full gate lets nothing wait.
-        assertThat(heard).as("a full gate lets nothing wait").containsExactly("waiting orders", "admitted orders",
-                "rejected ADMISSION_FULL", "released orders FAILED");
+        // The holder finds a permit free: it never waits. The refused caller never starts a wait: a full gate lets
+        // nothing wait.
+        assertThat(heard).as("nothing waited").containsExactly("admitted orders", "rejected ADMISSION_FULL",
+                "released orders FAILED");
     }
 
     @Test

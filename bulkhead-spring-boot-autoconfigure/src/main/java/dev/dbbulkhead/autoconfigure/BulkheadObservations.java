@@ -8,9 +8,11 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Two observations per admitted operation, so that a trace shows the gate wait and the transaction as separate
- * spans: {@value #WAIT} from admission until the execution permit is had or given up, then {@value #EXECUTION}
- * while the execution permit is held — connection request, transaction and cleanup. The execution observation is
+ * Up to two observations per admitted operation, so that a trace shows the gate wait and the transaction as
+ * separate spans: {@value #WAIT} from admission until the execution permit is had or given up — only for an
+ * operation that had to wait, as most of a gate that is not overloaded never do, and an empty span on each would cost
+ * them time and say nothing — then {@value #EXECUTION} while the execution permit is held: connection request,
+ * transaction and cleanup. The execution observation is
  * in scope while the operation runs, so spans of the JDBC and transaction work nest under it. Both carry the
  * low-cardinality keys {@code workload} and {@code outcome}: {@code admitted}, {@code timeout} or
  * {@code interrupted} for the wait, the {@link ExecutionOutcome#tagValue() outcome} of the transaction for the

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.spring.BulkheadRegistry;
 import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.testing.Await;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.common.docs.KeyName;
@@ -17,6 +18,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -48,7 +52,7 @@ class BulkheadObservationTests {
     }
 
     @Test
-    void theWaitAndTheTransactionAreSeparateObservationsAndTheTransactionRunsInScope() {
+    void anOperationAdmittedAtOnceIsObservedRunningOnlyWithItsTransactionInScope() {
         withObservationRegistry().run(context -> {
             ObservationRegistry registry = context.getBean(ObservationRegistry.class);
             BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
@@ -58,11 +62,29 @@ class BulkheadObservationTests {
 
             assertThat(inScope).isEqualTo(BulkheadObservations.EXECUTION);
             assertThat(registry.getCurrentObservation()).as("the scope is closed afterwards").isNull();
-            assertThat(recorder.events).containsExactly(
-                    "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
+            assertThat(recorder.events).as("nothing waited: no wait to observe").containsExactly(
                     "start dbbulkhead.execution", "stop bulkhead orders {outcome=committed, workload=orders}",
-                    "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
                     "start dbbulkhead.execution", "stop bulkhead orders {outcome=rolled_back, workload=orders}");
+        });
+    }
+
+    @Test
+    void anOperationThatWaitedIsObservedWaitingThenRunningAsSeparateObservations() {
+        withObservationRegistry().withPropertyValues("db.bulkhead.workloads.orders.queue-wait=1m").run(context -> {
+            BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+            HeldOperations running = HeldOperations.hold(orders, 1);
+            recorder.events.clear();
+            try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
+                Future<Integer> waited = callers.submit(() -> orders.execute(status -> 7));
+                Await.until("the caller waiting", () -> orders.gate().queueLength() == 1);
+                running.close();
+                assertThat(waited.get()).isEqualTo(7);
+            }
+
+            assertThat(recorder.events).as("the wait, then the transaction").containsSubsequence(
+                    "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
+                    "start dbbulkhead.execution", "stop bulkhead orders {outcome=committed, workload=orders}");
+            assertThat(recorder.events).filteredOn(event -> event.startsWith("start dbbulkhead.wait")).hasSize(1);
         });
     }
 
@@ -91,8 +113,7 @@ class BulkheadObservationTests {
             assertThat(documented).containsExactly("outcome", "workload")
                     .isEqualTo(Arrays.stream(BulkheadObservationDocumentation.WAIT.getLowCardinalityKeyNames())
                             .map(KeyName::asString).sorted().toList());
-            assertThat(recorder.events).contains("stop bulkhead orders wait {outcome=admitted, workload=orders}",
-                    "stop bulkhead orders {outcome=committed, workload=orders}");
+            assertThat(recorder.events).contains("stop bulkhead orders {outcome=committed, workload=orders}");
         });
     }
 
@@ -113,9 +134,7 @@ class BulkheadObservationTests {
                 .run(context -> {
                     context.getBean(BulkheadRegistry.class).template("orders").execute(status -> 1);
 
-                    assertThat(recorder.events).containsExactly(
-                            "start dbbulkhead.wait", "stop bulkhead orders wait {outcome=admitted, workload=orders}",
-                            "start dbbulkhead.execution",
+                    assertThat(recorder.events).containsExactly("start dbbulkhead.execution",
                             "stop transaction of orders {outcome=committed, tier=gold, workload=orders}");
                 });
     }
@@ -131,8 +150,8 @@ class BulkheadObservationTests {
                 .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=1");
 
         application.run(context -> assertThat(meterNamesAfterOneOperation(context))
-                .as("by default the observations add timers of their own")
-                .contains("db.bulkhead.queue.wait", "db.bulkhead.execution", "dbbulkhead.wait", "dbbulkhead.execution"));
+                .as("by default the observations add timers of their own (of the wait once an operation waited)")
+                .contains("db.bulkhead.queue.wait", "db.bulkhead.execution", "dbbulkhead.execution"));
         application.withPropertyValues("management.metrics.enable.dbbulkhead=false")
                 .run(context -> assertThat(meterNamesAfterOneOperation(context))
                         .contains("db.bulkhead.queue.wait", "db.bulkhead.execution")
