@@ -32,10 +32,22 @@ public final class HikariPoolShare implements ShareTarget {
         return true;
     }
 
+    /**
+     * The connections the pool holds. Found above its maximum, it evicts again: a connection HikariCP was opening
+     * while a lower share was applied joins the pool after that eviction, and HikariCP would keep it, idle, until its
+     * maximum lifetime — and the member would report it in use, holding back the newcomer's share, as long.
+     */
     @Override
     public int connectionsInUse() {
         HikariPoolMXBean running = pool.getHikariPoolMXBean();
-        return running == null ? 0 : running.getTotalConnections();
+        if (running == null) {
+            return 0;
+        }
+        int total = running.getTotalConnections();
+        if (total > pool.getMaximumPoolSize()) {
+            running.softEvictConnections();
+        }
+        return total;
     }
 
     /** The maximum size the pool was configured with: the most the instance asks the fleet for. */
