@@ -87,7 +87,7 @@ final class AdaptiveCounts extends AdmissionCounts {
         try {
             long now = clock.getAsLong();
             judge.advance(now);
-            grantFreeSlots();
+            grantFreeSlots(now);
             if (waiters.isEmpty() && tryAcquireShared(0L) >= 0) {
                 return WaitEnd.RUNNING;
             }
@@ -155,7 +155,6 @@ final class AdaptiveCounts extends AdmissionCounts {
             }
             if (judge.overdue(now - waiter.queuedAt)) {
                 remove(waiter, State.SHED, now);
-                shed++;
                 return WaitEnd.SHED;
             }
             return null;
@@ -197,17 +196,18 @@ final class AdaptiveCounts extends AdmissionCounts {
         super.changeLimits(resized);
         lock.lock();
         try {
-            judge.advance(clock.getAsLong());
-            grantFreeSlots();
+            long now = clock.getAsLong();
+            judge.advance(now);
+            grantFreeSlots(now);
         } finally {
             lock.unlock();
         }
     }
 
     /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
-    private void grantFreeSlots() {
+    private void grantFreeSlots(long now) {
         while (!waiters.isEmpty() && tryAcquireShared(0L) >= 0) {
-            grant(clock.getAsLong());
+            grant(now);
         }
     }
 
@@ -222,12 +222,17 @@ final class AdaptiveCounts extends AdmissionCounts {
     private void shedOverdue(long now) {
         while (!waiters.isEmpty() && judge.overdue(now - waiters.peekFirst().queuedAt)) {
             remove(waiters.peekFirst(), State.SHED, now);
-            shed++;
         }
     }
 
-    /** Under the lock: takes {@code waiter} out of the queue with its final state, and wakes it if another decided. */
+    /**
+     * Under the lock: takes {@code waiter} out of the queue with its final state, counts it if shed, and wakes it if
+     * another decided.
+     */
     private void remove(Waiter waiter, State state, long now) {
+        if (state == State.SHED) {
+            shed++;
+        }
         waiters.removeFirstOccurrence(waiter);
         queued = waiters.size();
         if (waiters.isEmpty()) {

@@ -44,10 +44,7 @@ public final class GateLimits {
 
     /** @return {@code budget} when it is positive and fits in a {@code long} of nanoseconds */
     public static Duration requireBudget(Duration budget) {
-        if (budget == null || budget.isNegative() || budget.isZero()) {
-            throw new IllegalArgumentException("deadline must be positive, was " + budget);
-        }
-        return requireNanosecondsFit("deadline", budget);
+        return requirePositive("deadline", budget);
     }
 
     /** @return {@code duration} when it is positive and fits in a {@code long} of nanoseconds */
