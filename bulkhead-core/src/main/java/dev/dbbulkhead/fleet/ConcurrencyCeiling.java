@@ -1,7 +1,7 @@
 package dev.dbbulkhead.fleet;
 
 import dev.dbbulkhead.gate.AdmissionGate;
-import dev.dbbulkhead.gate.GateLimits;
+import dev.dbbulkhead.gate.GateRanges;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,7 +33,7 @@ public final class ConcurrencyCeiling {
      * @throws IllegalArgumentException for a B below 1, or one whose B + Q would pass {@link Integer#MAX_VALUE}
      */
     public void request(int maxConcurrent) {
-        GateLimits.requireMaxConcurrent(maxConcurrent);
+        GateRanges.requireMaxConcurrent(maxConcurrent);
         lock.lock();
         try {
             gate.resizeConcurrent(Math.min(maxConcurrent, ceiling));
@@ -50,7 +50,7 @@ public final class ConcurrencyCeiling {
      * @throws IllegalArgumentException for a ceiling below 1
      */
     public void limitTo(int ceiling) {
-        GateLimits.requireMaxConcurrent(ceiling);
+        GateRanges.requireMaxConcurrent(ceiling);
         lock.lock();
         try {
             gate.resizeConcurrent(Math.min(requested, ceiling));

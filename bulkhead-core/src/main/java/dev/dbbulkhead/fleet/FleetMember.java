@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * This instance's membership of the fleet: it renews its lease every heartbeat and applies the share it was
@@ -60,7 +61,7 @@ public final class FleetMember {
      * @param lastFailure why the last renewal failed; null when it succeeded
      */
     public record Snapshot(String memberId, Status status, int applied, int granted, int target, int budget,
-                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members, String lastFailure) {
+                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members, @Nullable String lastFailure) {
     }
 
     private final FleetCoordinator coordinator;
@@ -87,10 +88,10 @@ public final class FleetMember {
     private int applied;
     private boolean canServe;
     private long validUntilNanos;
-    private Lease lease;
-    private String lastFailure;
-    private ScheduledFuture<?> heartbeatTask;
-    private ScheduledFuture<?> leaseCheckTask;
+    private @Nullable Lease lease;
+    private @Nullable String lastFailure;
+    private @Nullable ScheduledFuture<?> heartbeatTask;
+    private @Nullable ScheduledFuture<?> leaseCheckTask;
 
     /**
      * @param targets   what uses the share, in the order to shrink them (they grow in reverse order)
@@ -351,7 +352,7 @@ public final class FleetMember {
         }
     }
 
-    private static void cancel(ScheduledFuture<?> task) {
+    private static void cancel(@Nullable ScheduledFuture<?> task) {
         if (task != null) {
             task.cancel(false);
         }

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The fleet's budget kept in a table of the shared PostgreSQL, one row per member, the way a scheduler lock is
@@ -194,7 +195,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * Runs {@code work} in one transaction whose lock waits and statements are bounded by {@code bound}, so that a
      * stuck renewal gives up instead of outliving the lease it renews.
      */
-    private static <T> T inTransaction(Connection connection, Duration bound, SqlStep<T> work) throws SQLException {
+    private static <T extends @Nullable Object> T inTransaction(Connection connection, Duration bound, SqlStep<T> work) throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {
@@ -219,7 +220,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     }
 
     @FunctionalInterface
-    private interface SqlStep<T> {
+    private interface SqlStep<T extends @Nullable Object> {
         T run() throws SQLException;
     }
 

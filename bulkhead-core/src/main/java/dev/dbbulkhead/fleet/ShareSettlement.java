@@ -12,7 +12,7 @@ import java.util.List;
  * stops at what the member still uses, so a share is given back only once the member has let go of it
  * (shrink before grow).
  */
-public final class ShareSettlement {
+final class ShareSettlement {
 
     private ShareSettlement() {
     }

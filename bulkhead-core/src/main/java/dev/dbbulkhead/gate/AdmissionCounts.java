@@ -18,12 +18,12 @@ import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
  * touching the counts. After a shrink the counts may exceed the new limits for a while; they drain as operations
  * end, and nothing new enters until they are below. A grow wakes the queue.
  *
- * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link AdaptiveCounts} keeps the same
+ * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link CoDelCounts} keeps the same
  * word and the same fast path, and overrides only how waiters wait, how a release with waiters hands its slot on, and
  * how a grow serves them. A gate picks one of the two when it is built, so that a FIFO gate's admission and release
  * run exactly this code: the fast path reads no discipline, and {@link #tryRunAtOnce()} is final.
  */
-sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits AdaptiveCounts {
+sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDelCounts {
 
     private static final long serialVersionUID = 1L;
     private static final long ONE_RUNNING = 1L;
@@ -36,7 +36,7 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Adap
         RUNNING,
         /** The wait ran out without a slot; the waiter is still admitted and must {@link #leaveQueue()}. */
         TIMED_OUT,
-        /** The adaptive discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
+        /** The CoDel discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
         SHED
     }
 

@@ -16,7 +16,7 @@ import java.util.function.UnaryOperator;
  *
  * <ul>
  *   <li><b>B execution permits</b> bound running operations, waited for during at most the queue wait: in
- *       arrival order ({@link QueueDiscipline#FIFO}), or, {@link QueueDiscipline#ADAPTIVE adaptive}, in arrival
+ *       arrival order ({@link QueueDiscipline#FIFO}), or, {@link QueueDiscipline#CODEL CoDel}, in arrival
  *       order until the queue stands, then newest first with the waiters past the target delay refused
  *       (docs/design.md tells why).</li>
  *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Taken with an
@@ -76,7 +76,7 @@ public final class AdmissionGate {
     }
 
     /**
-     * A gate whose {@linkplain QueueDiscipline#ADAPTIVE adaptive} discipline reads {@code queueClock} (monotonic
+     * A gate whose {@linkplain QueueDiscipline#CODEL CoDel} discipline reads {@code queueClock} (monotonic
      * nanoseconds) for its waiters' waits and its intervals: the seam through which tests drive them. The queue wait
      * and the budget are measured on it too, in that discipline; a FIFO gate never reads it.
      */
@@ -87,9 +87,9 @@ public final class AdmissionGate {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(queueClock, "queueClock");
         this.workload = workload;
-        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the adaptive one.
-        this.counts = config.queueDiscipline() == QueueDiscipline.ADAPTIVE
-                ? AdaptiveCounts.create(config, queueClock) : new AdmissionCounts(config);
+        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the CoDel one.
+        this.counts = config.queueDiscipline() == QueueDiscipline.CODEL
+                ? CoDelCounts.create(config, queueClock) : new AdmissionCounts(config);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
         this.queueWaitNanos = config.queueWait().toNanos();
@@ -108,7 +108,7 @@ public final class AdmissionGate {
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>
-     *   <li>under the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline}, also {@link BulkheadRejectedException}
+     *   <li>under the {@linkplain QueueDiscipline#CODEL CoDel discipline}, also {@link BulkheadRejectedException}
      *       {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} before the queue wait ran out, when the queue stands
      *       and this caller has waited more than the target delay (shed: the listener hears
      *       {@link GateListener#onShed} first, and {@link #shedCount()} counts it); the admission permit has been given
@@ -158,7 +158,7 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a zero, negative or unrepresentable budget
      */
     public Permit acquireWithin(Duration budget) {
-        long budgetNanos = GateLimits.requireBudget(budget).toNanos();
+        long budgetNanos = GateRanges.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
         HeldGate held = refuseMisuse();
         return admitAndWait(held, Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
@@ -408,7 +408,7 @@ public final class AdmissionGate {
     }
 
     /**
-     * Whether the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline} judges the queue standing right now
+     * Whether the {@linkplain QueueDiscipline#CODEL CoDel discipline} judges the queue standing right now
      * (serving the newest first and shedding); always false under {@link QueueDiscipline#FIFO}. For observation only.
      */
     public boolean queueStanding() {
@@ -416,7 +416,7 @@ public final class AdmissionGate {
     }
 
     /**
-     * Waiters refused by the adaptive discipline since the gate was built, before their queue wait ran out (each was
+     * Waiters refused by the CoDel discipline since the gate was built, before their queue wait ran out (each was
      * refused with {@link RejectionReason#QUEUE_TIMEOUT}); always 0 under {@link QueueDiscipline#FIFO}. For
      * observation only.
      */

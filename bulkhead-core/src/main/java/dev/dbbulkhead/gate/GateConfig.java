@@ -3,6 +3,7 @@ package dev.dbbulkhead.gate;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The limits of one bulkhead: B execution permits, Q more admissions, and how long an admitted
@@ -20,9 +21,9 @@ public final class GateConfig {
     public static final boolean DEFAULT_CAPTURE_STACK_TRACE = false;
     /** Default queue discipline: arrival order, as a fair semaphore. */
     public static final QueueDiscipline DEFAULT_QUEUE_DISCIPLINE = QueueDiscipline.FIFO;
-    /** Default target delay of the adaptive discipline: CoDel's and folly's 5 ms. */
+    /** Default target delay of the CoDel discipline: CoDel's and folly's 5 ms. */
     public static final Duration DEFAULT_QUEUE_TARGET_DELAY = Duration.ofMillis(5);
-    /** Default interval of the adaptive discipline: CoDel's and folly's 100 ms. */
+    /** Default interval of the CoDel discipline: CoDel's and folly's 100 ms. */
     public static final Duration DEFAULT_QUEUE_INTERVAL = Duration.ofMillis(100);
 
     private static final GateConfig DEFAULTS = builder().build();
@@ -97,18 +98,18 @@ public final class GateConfig {
         return queueDiscipline;
     }
 
-    /** The adaptive discipline's target: a queue whose every wait in an interval exceeds it stands. */
+    /** The CoDel discipline's target: a queue whose every wait in an interval exceeds it stands. */
     public Duration queueTargetDelay() {
         return queueTargetDelay;
     }
 
-    /** The adaptive discipline's interval: how long every wait must exceed the target before the queue stands. */
+    /** The CoDel discipline's interval: how long every wait must exceed the target before the queue stands. */
     public Duration queueInterval() {
         return queueInterval;
     }
 
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         return other instanceof GateConfig that
                 && maxConcurrent == that.maxConcurrent
                 && maxQueued == that.maxQueued
@@ -149,19 +150,19 @@ public final class GateConfig {
 
         /** B, at least 1. */
         public Builder maxConcurrent(int maxConcurrent) {
-            this.maxConcurrent = GateLimits.requireMaxConcurrent(maxConcurrent);
+            this.maxConcurrent = GateRanges.requireMaxConcurrent(maxConcurrent);
             return this;
         }
 
         /** Q, at least 0. */
         public Builder maxQueued(int maxQueued) {
-            this.maxQueued = GateLimits.requireMaxQueued(maxQueued);
+            this.maxQueued = GateRanges.requireMaxQueued(maxQueued);
             return this;
         }
 
         /** Zero or positive, and representable in nanoseconds (under about 292 years). */
         public Builder queueWait(Duration queueWait) {
-            this.queueWait = GateLimits.requireQueueWait(queueWait);
+            this.queueWait = GateRanges.requireQueueWait(queueWait);
             return this;
         }
 
@@ -183,13 +184,13 @@ public final class GateConfig {
 
         /** Positive, and representable in nanoseconds; at most the interval (checked when built). */
         public Builder queueTargetDelay(Duration queueTargetDelay) {
-            this.queueTargetDelay = GateLimits.requirePositive("queueTargetDelay", queueTargetDelay);
+            this.queueTargetDelay = GateRanges.requirePositive("queueTargetDelay", queueTargetDelay);
             return this;
         }
 
         /** Positive, and representable in nanoseconds. */
         public Builder queueInterval(Duration queueInterval) {
-            this.queueInterval = GateLimits.requirePositive("queueInterval", queueInterval);
+            this.queueInterval = GateRanges.requirePositive("queueInterval", queueInterval);
             return this;
         }
 
@@ -198,8 +199,8 @@ public final class GateConfig {
          *                                  exceeds its interval
          */
         public GateConfig build() {
-            GateLimits.requireAdmittedFits(maxConcurrent, maxQueued);
-            GateLimits.requireTargetWithinInterval(queueTargetDelay, queueInterval);
+            GateRanges.requireAdmittedFits(maxConcurrent, maxQueued);
+            GateRanges.requireTargetWithinInterval(queueTargetDelay, queueInterval);
             return new GateConfig(this);
         }
     }

@@ -54,7 +54,7 @@ public interface GateListener {
     }
 
     /**
-     * A waiter was refused by the {@linkplain QueueDiscipline#ADAPTIVE adaptive discipline} before its queue wait ran
+     * A waiter was refused by the {@linkplain QueueDiscipline#CODEL CoDel discipline} before its queue wait ran
      * out, after waiting {@code queueWaitNanos}, because the queue stood. Told on the refused operation's thread right
      * before its {@link #onRejected} with {@link RejectionReason#QUEUE_TIMEOUT}: sheds are a part of the timeouts.
      */

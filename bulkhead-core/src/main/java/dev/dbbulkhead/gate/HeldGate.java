@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One thread's record of the gate whose permit it holds, if any: what the reentry check reads.
@@ -33,15 +34,15 @@ final class HeldGate {
      * {@linkplain #settleFork() settled}, the gate its origin held when it was started — so that the admission fast
      * path, which reads only this field, turns aside to the full check in both cases.
      */
-    private AdmissionGate gate;
+    private @Nullable AdmissionGate gate;
     /** How many admissions this thread has had: tells a forked thread which of them it was started in. */
     private int admissions;
     /** The record of the thread this one was started by while that thread held a permit; {@code null} otherwise. */
-    private HeldGate origin;
+    private @Nullable HeldGate origin;
     /** The value of {@code origin.admissions} when this thread was started. */
     private int originAdmission;
     /** A permit of this thread that another thread tried to close while this one was alive. */
-    private volatile Permit abandoned;
+    private volatile @Nullable Permit abandoned;
 
     HeldGate() {
     }
@@ -56,7 +57,7 @@ final class HeldGate {
      * The gate whose permit this thread holds, or the one its origin held when this thread was started, or
      * {@code null} when neither: the one field the admission fast path reads.
      */
-    AdmissionGate gate() {
+    @Nullable AdmissionGate gate() {
         return gate;
     }
 

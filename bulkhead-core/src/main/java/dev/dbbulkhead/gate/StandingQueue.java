@@ -1,7 +1,7 @@
 package dev.dbbulkhead.gate;
 
 /**
- * The adaptive discipline's judgement of whether its queue stands: CoDel's rule (Nichols and Jacobson, "Controlling
+ * The CoDel discipline's judgement of whether its queue stands: CoDel's rule (Nichols and Jacobson, "Controlling
  * Queue Delay", 2012), as folly's {@code Codel} and Facebook's "Fail at Scale" apply it to request queues. A pure
  * policy, fed the queue's events and the time; it neither waits nor counts permits.
  *

@@ -12,6 +12,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A bulkhead for plain JDBC: admits an operation through its {@link AdmissionGate}, then runs it as one
@@ -28,7 +29,7 @@ public final class JdbcBulkhead {
 
     private final AdmissionGate gate;
     private final DataSource dataSource;
-    private final TransactionLimits limits;
+    private final TransactionTimeouts timeouts;
 
     /**
      * @param workload      the workload name, as reported in rejections
@@ -49,17 +50,17 @@ public final class JdbcBulkhead {
 
     /** A bulkhead that admits through {@code gate} and takes connections from {@code dataSource}. */
     public JdbcBulkhead(AdmissionGate gate, DataSource dataSource) {
-        this(gate, dataSource, TransactionLimits.NONE);
+        this(gate, dataSource, TransactionTimeouts.NONE);
     }
 
     /**
      * A bulkhead that admits through {@code gate}, takes connections from {@code dataSource} and applies
-     * {@code limits} (PostgreSQL statement and lock timeouts, a deadline) to every transaction.
+     * {@code timeouts} (PostgreSQL statement and lock timeouts, a deadline) to every transaction.
      */
-    public JdbcBulkhead(AdmissionGate gate, DataSource dataSource, TransactionLimits limits) {
+    public JdbcBulkhead(AdmissionGate gate, DataSource dataSource, TransactionTimeouts timeouts) {
         this.gate = Objects.requireNonNull(gate, "gate");
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.limits = Objects.requireNonNull(limits, "limits");
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
     }
 
     /**
@@ -93,7 +94,7 @@ public final class JdbcBulkhead {
      * @return the work's value
      * @throws SQLException from the pool, the work, the commit or the close, as described above
      */
-    public <T> T transaction(SqlWork<T> work) throws SQLException {
+    public <T extends @Nullable Object> T transaction(SqlWork<T> work) throws SQLException {
         return transaction(null, work);
     }
 
@@ -107,14 +108,14 @@ public final class JdbcBulkhead {
      *
      * @param deadline the budget of this call, positive; {@code null} for the bulkhead's own only
      */
-    public <T> T transaction(Duration deadline, SqlWork<T> work) throws SQLException {
+    public <T extends @Nullable Object> T transaction(@Nullable Duration deadline, SqlWork<T> work) throws SQLException {
         Objects.requireNonNull(work, "work");
-        try (Permit permit = limits.admit(gate, deadline)) {
+        try (Permit permit = timeouts.admit(gate, deadline)) {
             return inTransaction(permit, work);
         }
     }
 
-    private <T> T inTransaction(Permit permit, SqlWork<T> work) throws SQLException {
+    private <T extends @Nullable Object> T inTransaction(Permit permit, SqlWork<T> work) throws SQLException {
         Connection connection = dataSource.getConnection();
         boolean autoCommitWasOn = false;
         boolean transactionOpen = false;
@@ -125,7 +126,7 @@ public final class JdbcBulkhead {
                 connection.setAutoCommit(false);
             }
             transactionOpen = true;
-            limits.applyTo(connection, permit.remainingNanos());
+            timeouts.applyTo(connection, permit.remainingNanos());
             result = commit(permit, connection, work);
         } catch (Throwable failure) {
             boolean ended = !transactionOpen || rollBackAfter(failure, connection);
@@ -149,10 +150,10 @@ public final class JdbcBulkhead {
     }
 
     /**
-     * Runs the work and commits, recording the outcome; on failure the caller rolls back. A failure of the limits'
+     * Runs the work and commits, recording the outcome; on failure the caller rolls back. A failure of the timeouts'
      * {@code SET LOCAL} before it is a failed setup and keeps the outcome {@link ExecutionOutcome#FAILED}.
      */
-    private <T> T commit(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
+    private <T extends @Nullable Object> T commit(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
         T result;
         try {
             result = work.run(connection);

@@ -2,6 +2,7 @@ package dev.dbbulkhead.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The work of one transaction on the connection {@link JdbcBulkhead} lends it.
@@ -13,7 +14,7 @@ import java.sql.SQLException;
  * @param <T> the result
  */
 @FunctionalInterface
-public interface SqlWork<T> {
+public interface SqlWork<T extends @Nullable Object> {
 
     /** Does the transaction's work on {@code connection}; throwing rolls it back. */
     T run(Connection connection) throws SQLException;

@@ -8,6 +8,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The mechanism of an adaptive limit: listens to a gate's releases, hands each hold time to its policy
@@ -126,7 +127,7 @@ public final class AdaptiveLimit implements GateListener {
      * Follows bursts of changes of the learnt limit — changes less than {@value #BURST_QUIET_MILLIS} ms apart —
      * and returns the burst that this decision ended, if any.
      */
-    private LimitChange endOfBurst(String workload, LimitSnapshot state, long now) {
+    private @Nullable LimitChange endOfBurst(String workload, LimitSnapshot state, long now) {
         if (state.learnt() != lastLearnt) {
             if (burstFrom < 0) {
                 burstFrom = lastLearnt;

@@ -1,9 +1,10 @@
 package dev.dbbulkhead.limit;
 
 import dev.dbbulkhead.gate.GateConfig;
-import dev.dbbulkhead.gate.GateLimits;
+import dev.dbbulkhead.gate.GateRanges;
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bounds of an adaptive concurrency limit: it never goes below {@link #minConcurrent()} nor above
@@ -13,7 +14,7 @@ import java.util.Objects;
 public final class AdaptiveLimitConfig {
 
     /** Default floor: one operation at a time still makes progress. */
-    public static final int DEFAULT_MIN_CONCURRENT = GateLimits.MIN_MAX_CONCURRENT;
+    public static final int DEFAULT_MIN_CONCURRENT = GateRanges.MIN_MAX_CONCURRENT;
     /** Default ceiling: the gate's own default B. */
     public static final int DEFAULT_MAX_CONCURRENT = GateConfig.DEFAULT_MAX_CONCURRENT;
     /**
@@ -65,7 +66,7 @@ public final class AdaptiveLimitConfig {
     }
 
     @Override
-    public boolean equals(Object other) {
+    public boolean equals(@Nullable Object other) {
         return other instanceof AdaptiveLimitConfig that && minConcurrent == that.minConcurrent
                 && maxConcurrent == that.maxConcurrent && probeInterval.equals(that.probeInterval);
     }
@@ -93,8 +94,8 @@ public final class AdaptiveLimitConfig {
 
         /** The floor, at least 1. */
         public Builder minConcurrent(int minConcurrent) {
-            if (minConcurrent < GateLimits.MIN_MAX_CONCURRENT) {
-                throw new IllegalArgumentException("minConcurrent must be between " + GateLimits.MIN_MAX_CONCURRENT
+            if (minConcurrent < GateRanges.MIN_MAX_CONCURRENT) {
+                throw new IllegalArgumentException("minConcurrent must be between " + GateRanges.MIN_MAX_CONCURRENT
                         + " and " + Integer.MAX_VALUE + ", was " + minConcurrent);
             }
             this.minConcurrent = minConcurrent;
@@ -103,7 +104,7 @@ public final class AdaptiveLimitConfig {
 
         /** The ceiling, at least 1 (and at least the floor, checked when built). */
         public Builder maxConcurrent(int maxConcurrent) {
-            this.maxConcurrent = GateLimits.requireMaxConcurrent(maxConcurrent);
+            this.maxConcurrent = GateRanges.requireMaxConcurrent(maxConcurrent);
             return this;
         }
 

@@ -29,7 +29,7 @@ import java.util.Arrays;
  * and the limit with it, at most by half a window; when it stops, the gradient returns to 1 or above and the
  * square root grows the limit back.
  */
-public final class GradientLimit {
+final class GradientLimit {
 
     /** The shortest window, in milliseconds: long enough for a median of a few operations. */
     public static final long WINDOW_MILLIS = 100;

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * A monotonic clock that a test moves by hand, for a gate's adaptive queue. One read by a chosen thread may first run
+ * A monotonic clock that a test moves by hand, for a gate's CoDel queue. One read by a chosen thread may first run
  * a step of the test ({@link #onNextReadBy}): how a test puts another thread's action between two steps of a waiter.
  */
 final class ManualClock implements LongSupplier {

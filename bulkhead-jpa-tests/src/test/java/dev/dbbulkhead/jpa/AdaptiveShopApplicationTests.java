@@ -3,14 +3,14 @@ package dev.dbbulkhead.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
-import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.autoconfigure.AdaptiveLimits;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
 import dev.dbbulkhead.jpa.shop.PurchaseOrderRepository;
 import dev.dbbulkhead.limit.AdaptiveLimit;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.concurrent.TimeUnit;

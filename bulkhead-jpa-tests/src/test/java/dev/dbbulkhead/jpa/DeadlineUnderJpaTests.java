@@ -2,7 +2,7 @@ package dev.dbbulkhead.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import jakarta.persistence.EntityManager;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,6 @@
 package dev.dbbulkhead.jpa;
 
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;

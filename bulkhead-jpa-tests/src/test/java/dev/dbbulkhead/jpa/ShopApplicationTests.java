@@ -2,7 +2,7 @@ package dev.dbbulkhead.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
@@ -40,7 +40,7 @@ class ShopApplicationTests {
         assertThat(shop.linesOf(id)).isEqualTo(1);
     }
 
-    /** A non-transactional entry bean, as the README asks: admission first, then one transaction. */
+    /** A non-transactional entry bean, as docs/reference/concepts.md asks: admission first, then one transaction. */
     @Service
     static class Shop {
 

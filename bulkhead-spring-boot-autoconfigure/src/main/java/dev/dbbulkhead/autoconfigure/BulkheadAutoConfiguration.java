@@ -1,8 +1,11 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.budget.BudgetSettings;
+import dev.dbbulkhead.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.gate.GateInstrumentation;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.Comparator;
 import java.util.List;
 import javax.sql.DataSource;
@@ -36,7 +39,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 @ConditionalOnBooleanProperty(name = BulkheadProperties.PREFIX + ".enabled", matchIfMissing = true)
 @ConditionalOnBean({DataSource.class, PlatformTransactionManager.class})
 @EnableConfigurationProperties(BulkheadProperties.class)
-@Import(WorkloadTemplateRegistrar.class)
+@Import({WorkloadTemplateRegistrar.class, QueueDisciplineBinding.class})
 public final class BulkheadAutoConfiguration {
 
     @Bean(WorkloadTemplateRegistrar.FACTORY_BEAN_NAME)
@@ -74,15 +77,17 @@ public final class BulkheadAutoConfiguration {
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
             BulkheadProperties properties, AdaptiveLimits adaptiveLimits, ListableBeanFactory beanFactory) {
         validateFleet(properties.getFleet());
-        return new ConnectionBudgetCheck(registry, properties, BulkheadConfigurationException::connectionBudget,
+        BudgetSettings settings = new BudgetSettings(properties.getBudget().getMode() == BulkheadProperties.BudgetMode.FAIL,
+                properties.getFleet().getMaxInstances(), properties.getFleet().getOtherConnections());
+        return new ConnectionBudgetCheck(registry, settings, BulkheadConfigurationException::connectionBudget,
                 adaptiveLimits::mostConcurrent, () -> OpenSessionInView.findings(beanFactory));
     }
 
     @Bean
     @ConditionalOnMissingBean
-    PostgresOnlyLimitsCheck dbBulkheadPostgresOnlyLimitsCheck(ObjectProvider<BulkheadRegistry> registry,
+    PostgresOnlyTimeoutsCheck dbBulkheadPostgresOnlyLimitsCheck(ObjectProvider<BulkheadRegistry> registry,
             BulkheadProperties properties) {
-        return new PostgresOnlyLimitsCheck(registry, properties);
+        return new PostgresOnlyTimeoutsCheck(registry, properties);
     }
 
     private static void validateFleet(BulkheadProperties.Fleet fleet) {

@@ -1,11 +1,12 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetReport;
+import dev.dbbulkhead.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -29,7 +30,11 @@ public final class BulkheadConfigurationException extends RuntimeException {
         return action;
     }
 
-    static BulkheadConfigurationException invalidProperty(String property, Object value, String allowed) {
+    /**
+     * The start-up failure of a property value out of its range: names the property, the value and what is allowed.
+     */
+    public static BulkheadConfigurationException invalidProperty(String property, @Nullable Object value,
+                                                                 String allowed) {
         return new BulkheadConfigurationException(
                 "Invalid value '" + value + "' for property '" + property + "': " + allowed,
                 "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
@@ -141,11 +146,11 @@ public final class BulkheadConfigurationException extends RuntimeException {
         return BulkheadProperties.PREFIX + ".workloads." + workload + "." + key;
     }
 
-    static BulkheadConfigurationException postgresOnlyLimits(List<PostgresOnlyLimitsCheck.Refusal> refusals) {
+    static BulkheadConfigurationException postgresOnlyLimits(List<PostgresOnlyTimeoutsCheck.Refusal> refusals) {
         StringBuilder description = new StringBuilder("statement-timeout, lock-timeout and deadline are applied with"
                 + " PostgreSQL's SET LOCAL at the start of every transaction, and these workloads would send them to"
                 + " another database, where every transaction would fail:");
-        for (PostgresOnlyLimitsCheck.Refusal refusal : refusals) {
+        for (PostgresOnlyTimeoutsCheck.Refusal refusal : refusals) {
             description.append("\n  - workload '").append(refusal.workload()).append("' on ").append(refusal.product())
                     .append(": ").append(String.join(", ", refusal.properties()));
         }

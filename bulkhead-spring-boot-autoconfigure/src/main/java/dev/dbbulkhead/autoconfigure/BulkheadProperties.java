@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.convert.DurationUnit;
 import org.springframework.core.Ordered;
@@ -93,11 +94,11 @@ public class BulkheadProperties {
         FAIL
     }
 
-    /** How a workload's B is chosen. */
+    /** How a workload's max-concurrent is chosen. */
     public enum LimitMode {
-        /** B is max-concurrent, changed only by a resize. */
+        /** Max-concurrent as configured, changed only by a resize. */
         FIXED,
-        /** B is learnt from how long admitted operations hold their permits, within limit.min-concurrent and limit.max-concurrent. */
+        /** Learnt from how long admitted operations hold their connections, within limit.min-concurrent and limit.max-concurrent. */
         ADAPTIVE
     }
 
@@ -123,7 +124,7 @@ public class BulkheadProperties {
     public static class Fleet {
 
         /** Peak number of instances at once, autoscaling and rolling-deploy overlap included; at least 1. */
-        private Integer maxInstances;
+        private @Nullable Integer maxInstances;
 
         /** Connections other clients (batch jobs, operators, other services) may hold; at least 0. */
         private int otherConnections;
@@ -132,7 +133,7 @@ public class BulkheadProperties {
         private FleetCoordination coordination = FleetCoordination.NONE;
 
         /** Connections all coordinated instances may use together; at least 1. Default: max_connections − reserved − other-connections. */
-        private Integer connectionBudget;
+        private @Nullable Integer connectionBudget;
 
         /** How often an instance renews its lease and settles its share; positive. */
         private Duration heartbeat = FleetSettings.DEFAULT_HEARTBEAT;
@@ -144,16 +145,16 @@ public class BulkheadProperties {
         private int weight = FleetSettings.DEFAULT_WEIGHT;
 
         /** Connections an instance keeps without a lease (at start, and when its lease lapsed); at least 1. Default: one per coordinated workload. */
-        private Integer floor;
+        private @Nullable Integer floor;
 
         /** Table of the leases, optionally schema-qualified; created on first use. */
         private String table = PostgresFleetCoordinator.DEFAULT_TABLE;
 
-        public Integer getMaxInstances() {
+        public @Nullable Integer getMaxInstances() {
             return maxInstances;
         }
 
-        public void setMaxInstances(Integer maxInstances) {
+        public void setMaxInstances(@Nullable Integer maxInstances) {
             this.maxInstances = maxInstances;
         }
 
@@ -173,11 +174,11 @@ public class BulkheadProperties {
             this.coordination = coordination;
         }
 
-        public Integer getConnectionBudget() {
+        public @Nullable Integer getConnectionBudget() {
             return connectionBudget;
         }
 
-        public void setConnectionBudget(Integer connectionBudget) {
+        public void setConnectionBudget(@Nullable Integer connectionBudget) {
             this.connectionBudget = connectionBudget;
         }
 
@@ -205,11 +206,11 @@ public class BulkheadProperties {
             this.weight = weight;
         }
 
-        public Integer getFloor() {
+        public @Nullable Integer getFloor() {
             return floor;
         }
 
-        public void setFloor(Integer floor) {
+        public void setFloor(@Nullable Integer floor) {
             this.floor = floor;
         }
 
@@ -233,114 +234,114 @@ public class BulkheadProperties {
     /** The settings of one workload; an unset (null) key falls back to the defaults. */
     public static class Workload {
 
-        /** B: operations that may run at once, from requesting the connection to its cleanup; at least 1. */
-        private Integer maxConcurrent;
+        /** Operations that may run at once, from requesting the connection to its cleanup; at least 1. */
+        private @Nullable Integer maxConcurrent;
 
-        /** Q: operations admitted beyond B that wait for an execution permit; at least 0. */
-        private Integer maxQueued;
+        /** Operations admitted beyond max-concurrent that wait for their turn to run; at least 0. */
+        private @Nullable Integer maxQueued;
 
-        /** Longest an admitted operation waits for an execution permit; zero or positive. */
-        private Duration queueWait;
+        /** Longest an admitted operation waits for its turn to run before it is refused; zero or more. */
+        private @Nullable Duration queueWait;
 
-        /** Whether rejections fill in their stack trace (costly under overload). */
-        private Boolean captureStackTrace;
+        /** Whether rejections carry a stack trace; filling it in is costly under overload. */
+        private @Nullable Boolean captureStackTrace;
 
         /** Bean name of the DataSource; when set alone, a transaction manager is built for it. Default: the primary transaction manager. */
-        private String dataSource;
+        private @Nullable String dataSource;
 
         /** Bean name of the PlatformTransactionManager that runs the admitted transactions. Default: the primary one. */
-        private String transactionManager;
+        private @Nullable String transactionManager;
 
         /** PostgreSQL statement_timeout of every statement in the admitted transaction (SET LOCAL), whole milliseconds. */
-        private Duration statementTimeout;
+        private @Nullable Duration statementTimeout;
 
         /** PostgreSQL lock_timeout of every lock wait in the admitted transaction (SET LOCAL), whole milliseconds. */
-        private Duration lockTimeout;
+        private @Nullable Duration lockTimeout;
 
         /** Budget of the whole operation, from entering the gate to the transaction's end, whole milliseconds. */
-        private Duration deadline;
+        private @Nullable Duration deadline;
 
         /** The transaction that runs inside the gate. */
         private final Transaction transaction = new Transaction();
 
         /** Retry-After of the HTTP 503 answering a rejection, sent in whole seconds (rounded up); positive. */
-        private Duration retryAfter;
+        private @Nullable Duration retryAfter;
 
-        /** How B is chosen: fixed, or learnt from the database's hold times. */
+        /** How max-concurrent is chosen: fixed, or learnt from how long operations hold their connections. */
         private final Limit limit = new Limit();
 
-        /** How the operations waiting for an execution permit are served. */
+        /** How the operations waiting for their turn are served. */
         private final Queue queue = new Queue();
 
-        public Integer getMaxConcurrent() {
+        public @Nullable Integer getMaxConcurrent() {
             return maxConcurrent;
         }
 
-        public void setMaxConcurrent(Integer maxConcurrent) {
+        public void setMaxConcurrent(@Nullable Integer maxConcurrent) {
             this.maxConcurrent = maxConcurrent;
         }
 
-        public Integer getMaxQueued() {
+        public @Nullable Integer getMaxQueued() {
             return maxQueued;
         }
 
-        public void setMaxQueued(Integer maxQueued) {
+        public void setMaxQueued(@Nullable Integer maxQueued) {
             this.maxQueued = maxQueued;
         }
 
-        public Duration getQueueWait() {
+        public @Nullable Duration getQueueWait() {
             return queueWait;
         }
 
-        public void setQueueWait(Duration queueWait) {
+        public void setQueueWait(@Nullable Duration queueWait) {
             this.queueWait = queueWait;
         }
 
-        public Boolean getCaptureStackTrace() {
+        public @Nullable Boolean getCaptureStackTrace() {
             return captureStackTrace;
         }
 
-        public void setCaptureStackTrace(Boolean captureStackTrace) {
+        public void setCaptureStackTrace(@Nullable Boolean captureStackTrace) {
             this.captureStackTrace = captureStackTrace;
         }
 
-        public String getDataSource() {
+        public @Nullable String getDataSource() {
             return dataSource;
         }
 
-        public void setDataSource(String dataSource) {
+        public void setDataSource(@Nullable String dataSource) {
             this.dataSource = dataSource;
         }
 
-        public String getTransactionManager() {
+        public @Nullable String getTransactionManager() {
             return transactionManager;
         }
 
-        public void setTransactionManager(String transactionManager) {
+        public void setTransactionManager(@Nullable String transactionManager) {
             this.transactionManager = transactionManager;
         }
 
-        public Duration getStatementTimeout() {
+        public @Nullable Duration getStatementTimeout() {
             return statementTimeout;
         }
 
-        public void setStatementTimeout(Duration statementTimeout) {
+        public void setStatementTimeout(@Nullable Duration statementTimeout) {
             this.statementTimeout = statementTimeout;
         }
 
-        public Duration getLockTimeout() {
+        public @Nullable Duration getLockTimeout() {
             return lockTimeout;
         }
 
-        public void setLockTimeout(Duration lockTimeout) {
+        public void setLockTimeout(@Nullable Duration lockTimeout) {
             this.lockTimeout = lockTimeout;
         }
 
-        public Duration getDeadline() {
+        public @Nullable Duration getDeadline() {
             return deadline;
         }
 
-        public void setDeadline(Duration deadline) {
+        public void setDeadline(@Nullable Duration deadline) {
             this.deadline = deadline;
         }
 
@@ -348,11 +349,11 @@ public class BulkheadProperties {
             return transaction;
         }
 
-        public Duration getRetryAfter() {
+        public @Nullable Duration getRetryAfter() {
             return retryAfter;
         }
 
-        public void setRetryAfter(Duration retryAfter) {
+        public void setRetryAfter(@Nullable Duration retryAfter) {
             this.retryAfter = retryAfter;
         }
 
@@ -365,39 +366,39 @@ public class BulkheadProperties {
         }
     }
 
-    /** How a workload's B is chosen; an unset (null) key falls back to the defaults. */
+    /** How a workload's max-concurrent is chosen; an unset (null) key falls back to the defaults. */
     public static class Limit {
 
-        /** Fixed B (max-concurrent), or B learnt from hold times, starting at max-concurrent. */
-        private LimitMode mode;
+        /** Fixed: max-concurrent as configured. Adaptive: learnt from hold times, starting at max-concurrent. */
+        private @Nullable LimitMode mode;
 
-        /** Adaptive only: the floor of the learnt B; at least 1, at most max-concurrent. */
-        private Integer minConcurrent;
+        /** With the adaptive limit, the fewest operations it lets run at once; at least 1, at most max-concurrent. */
+        private @Nullable Integer minConcurrent;
 
-        /** Adaptive only: the ceiling of the learnt B, counted by the budget check; at least max-concurrent. Default: max-concurrent. */
-        private Integer maxConcurrent;
+        /** With the adaptive limit, the most operations it lets run at once, counted by the budget check; at least max-concurrent. Default: max-concurrent. */
+        private @Nullable Integer maxConcurrent;
 
-        public LimitMode getMode() {
+        public @Nullable LimitMode getMode() {
             return mode;
         }
 
-        public void setMode(LimitMode mode) {
+        public void setMode(@Nullable LimitMode mode) {
             this.mode = mode;
         }
 
-        public Integer getMinConcurrent() {
+        public @Nullable Integer getMinConcurrent() {
             return minConcurrent;
         }
 
-        public void setMinConcurrent(Integer minConcurrent) {
+        public void setMinConcurrent(@Nullable Integer minConcurrent) {
             this.minConcurrent = minConcurrent;
         }
 
-        public Integer getMaxConcurrent() {
+        public @Nullable Integer getMaxConcurrent() {
             return maxConcurrent;
         }
 
-        public void setMaxConcurrent(Integer maxConcurrent) {
+        public void setMaxConcurrent(@Nullable Integer maxConcurrent) {
             this.maxConcurrent = maxConcurrent;
         }
     }
@@ -405,36 +406,36 @@ public class BulkheadProperties {
     /** How a workload's waiting operations are served; an unset (null) key falls back to the defaults. */
     public static class Queue {
 
-        /** Fifo: arrival order, each for at most queue-wait. Adaptive: newest first and shedding while the queue stands. */
-        private QueueDiscipline discipline;
+        /** Fifo: arrival order, each for at most queue-wait. Codel: CoDel with adaptive LIFO, newest first and shedding while the queue stands. */
+        private @Nullable QueueDiscipline discipline;
 
-        /** Adaptive only: the queue stands once every wait of an interval exceeded this; positive, at most queue.interval. */
-        private Duration targetDelay;
+        /** With the codel discipline, the wait that every wait of an interval must exceed for the queue to stand; positive, at most queue.interval. */
+        private @Nullable Duration targetDelay;
 
-        /** Adaptive only: how long every wait must exceed queue.target-delay before the queue stands; positive. */
-        private Duration interval;
+        /** With the codel discipline, how long every wait must exceed queue.target-delay before the queue stands; positive. */
+        private @Nullable Duration interval;
 
-        public QueueDiscipline getDiscipline() {
+        public @Nullable QueueDiscipline getDiscipline() {
             return discipline;
         }
 
-        public void setDiscipline(QueueDiscipline discipline) {
+        public void setDiscipline(@Nullable QueueDiscipline discipline) {
             this.discipline = discipline;
         }
 
-        public Duration getTargetDelay() {
+        public @Nullable Duration getTargetDelay() {
             return targetDelay;
         }
 
-        public void setTargetDelay(Duration targetDelay) {
+        public void setTargetDelay(@Nullable Duration targetDelay) {
             this.targetDelay = targetDelay;
         }
 
-        public Duration getInterval() {
+        public @Nullable Duration getInterval() {
             return interval;
         }
 
-        public void setInterval(Duration interval) {
+        public void setInterval(@Nullable Duration interval) {
             this.interval = interval;
         }
     }
@@ -443,36 +444,36 @@ public class BulkheadProperties {
     public static class Transaction {
 
         /** Isolation level; DEFAULT keeps the data source's. */
-        private Isolation isolation;
+        private @Nullable Isolation isolation;
 
         /** Whether the transaction is read-only. */
-        private Boolean readOnly;
+        private @Nullable Boolean readOnly;
 
         /** Transaction timeout in whole seconds, at least 1s; unset keeps the transaction manager's default. */
         @DurationUnit(ChronoUnit.SECONDS)
-        private Duration timeout;
+        private @Nullable Duration timeout;
 
-        public Isolation getIsolation() {
+        public @Nullable Isolation getIsolation() {
             return isolation;
         }
 
-        public void setIsolation(Isolation isolation) {
+        public void setIsolation(@Nullable Isolation isolation) {
             this.isolation = isolation;
         }
 
-        public Boolean getReadOnly() {
+        public @Nullable Boolean getReadOnly() {
             return readOnly;
         }
 
-        public void setReadOnly(Boolean readOnly) {
+        public void setReadOnly(@Nullable Boolean readOnly) {
             this.readOnly = readOnly;
         }
 
-        public Duration getTimeout() {
+        public @Nullable Duration getTimeout() {
             return timeout;
         }
 
-        public void setTimeout(Duration timeout) {
+        public void setTimeout(@Nullable Duration timeout) {
             this.timeout = timeout;
         }
     }

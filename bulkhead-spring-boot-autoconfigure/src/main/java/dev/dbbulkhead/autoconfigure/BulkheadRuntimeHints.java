@@ -1,7 +1,8 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.gate.AmbientTransactionProbe;
-import dev.dbbulkhead.spring.SpringTransactionProbe;
+import dev.dbbulkhead.transaction.SpringTransactionProbe;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aot.hint.MemberCategory;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
@@ -17,7 +18,7 @@ final class BulkheadRuntimeHints implements RuntimeHintsRegistrar {
     static final String PROBE_SERVICE_FILE = "META-INF/services/" + AmbientTransactionProbe.class.getName();
 
     @Override
-    public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+    public void registerHints(RuntimeHints hints, @Nullable ClassLoader classLoader) {
         hints.resources().registerPattern(PROBE_SERVICE_FILE);
         hints.reflection().registerType(SpringTransactionProbe.class, MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);
     }

@@ -1,9 +1,11 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.limit.AdaptiveLimit;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -17,7 +19,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 /**
  * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
  * {@link WorkloadTemplateRegistrar} defines. Validates the defaults when it is created, so bad defaults fail
- * start-up even when no workload uses them; warns of an adaptive queue discipline that has no queue to act on.
+ * start-up even when no workload uses them; warns of an CoDel queue discipline that has no queue to act on.
  */
 final class BulkheadTemplateFactory {
 
@@ -53,7 +55,7 @@ final class BulkheadTemplateFactory {
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         WorkloadSettings.retryAfterSeconds(workload, properties);
-        // A warning, not a failure: defaults may choose adaptive for workloads that have no queue on purpose.
+        // A warning, not a failure: defaults may choose codel for workloads that have no queue on purpose.
         WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         List<GateListener> listeners = new ArrayList<>(instruments.stream()
@@ -70,7 +72,7 @@ final class BulkheadTemplateFactory {
         }
         instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
         PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
-        return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.limits(),
+        return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.timeouts(),
                 transactionManagers.dataSource(settings, transactionManager));
     }
 }

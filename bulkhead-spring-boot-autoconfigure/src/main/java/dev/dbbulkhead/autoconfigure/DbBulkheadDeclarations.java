@@ -1,9 +1,10 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -29,14 +30,14 @@ final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
     }
 
     /** Whether {@code type} is an interface carrying {@code @DbBulkhead} on itself or on any of its methods. */
-    static boolean declaredOn(Class<?> type) {
+    static boolean declaredOn(@Nullable Class<?> type) {
         return type != null && type.isInterface() && (AnnotatedElementUtils.hasAnnotation(type, DbBulkhead.class)
                 || Arrays.stream(type.getMethods()).anyMatch(method -> AnnotatedElementUtils.hasAnnotation(method,
                 DbBulkhead.class)));
     }
 
     /** The workload that admits calls of {@code method} on {@code targetClass}, or null when none does. */
-    static String workloadOf(Method method, Class<?> targetClass) {
+    static @Nullable String workloadOf(Method method, @Nullable Class<?> targetClass) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
         DbBulkhead onMethod = AnnotatedElementUtils.findMergedAnnotation(specific, DbBulkhead.class);
         if (onMethod != null) {

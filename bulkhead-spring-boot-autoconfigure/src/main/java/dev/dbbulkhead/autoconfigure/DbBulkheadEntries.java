@@ -1,13 +1,14 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionCallback;
@@ -93,7 +94,7 @@ interface DbBulkheadEntries {
     record Admitted(BulkheadTemplate template) implements TransactionOperations {
 
         @Override
-        public <T> T execute(TransactionCallback<T> action) {
+        public <T extends @Nullable Object> T execute(TransactionCallback<T> action) {
             return template.execute(action);
         }
     }

@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.MethodClassKey;
 import org.springframework.transaction.support.TransactionOperations;
 
@@ -24,7 +25,7 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
     }
 
     @Override
-    public Object invoke(MethodInvocation invocation) throws Throwable {
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
         // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
         Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
@@ -59,6 +60,6 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
 
     /** The checked throwable of one call, carried out of the transaction callback. */
     private static final class CheckedOutcome {
-        private Throwable throwable;
+        private @Nullable Throwable throwable;
     }
 }

@@ -8,13 +8,15 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.stream.BaseStream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.scheduling.annotation.Async;
 
 /**
- * Entry methods whose work would leave the admitted region (SPEC 16): the gate admits the call, the transaction
- * commits and the permit is released when the method returns, so whatever the method hands back to run later
+ * Entry methods whose work would leave the admitted region, against the callback contract (the work runs
+ * synchronously, inside the call): the gate admits the call, the transaction commits and the permit is released
+ * when the method returns, so whatever the method hands back to run later
  * runs outside the gate and outside the transaction. Types of optional libraries (Reactive Streams, Kotlin) are
  * recognised by name, so that none of them has to be on the class path.
  */
@@ -87,7 +89,7 @@ final class EscapingEntries {
     }
 
     /** Whether {@code type}, a superclass or any interface they extend, is named one of {@code names}. */
-    private static boolean isOrExtendsOneNamed(Class<?> type, Set<String> names) {
+    private static boolean isOrExtendsOneNamed(@Nullable Class<?> type, Set<String> names) {
         if (type == null) {
             return false;
         }

@@ -1,6 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.autoconfigure.budget.BudgetFinding;
+import dev.dbbulkhead.budget.BudgetFinding;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.beans.factory.ListableBeanFactory;

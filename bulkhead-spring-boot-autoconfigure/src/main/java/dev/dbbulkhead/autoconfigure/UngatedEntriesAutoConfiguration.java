@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
@@ -23,6 +24,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 @AutoConfiguration(after = BulkheadAutoConfiguration.class)
 @ConditionalOnMissingBean(DbBulkheadPostProcessor.class)
 @EnableConfigurationProperties(BulkheadProperties.class)
+@Import(QueueDisciplineBinding.class)
 public final class UngatedEntriesAutoConfiguration {
 
     /** Static, as a post-processor must be: it is created before the other beans. */

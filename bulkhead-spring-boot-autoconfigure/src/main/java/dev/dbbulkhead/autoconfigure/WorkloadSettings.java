@@ -3,15 +3,16 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
-import dev.dbbulkhead.gate.GateLimits;
+import dev.dbbulkhead.gate.GateRanges;
 import dev.dbbulkhead.gate.QueueDiscipline;
+import dev.dbbulkhead.jdbc.TransactionTimeouts;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
-import dev.dbbulkhead.jdbc.TransactionLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
@@ -23,14 +24,14 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *
  * @param gateConfig            the gate's limits
  * @param transactionDefinition the transaction run inside the gate
- * @param limits                PostgreSQL statement and lock timeouts and the deadline of each operation
+ * @param timeouts              PostgreSQL statement and lock timeouts and the deadline of each operation
  * @param dataSource            the bean name of the data source, or a null value for the primary one
  * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
  * @param adaptiveLimit         the bounds of the learnt B, starting at the gate's B; null for a fixed B
  */
-record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition, TransactionLimits limits,
-                        Setting<String> dataSource, Setting<String> transactionManager,
-                        AdaptiveLimitConfig adaptiveLimit) {
+record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition, TransactionTimeouts timeouts,
+                        Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
+                        @Nullable AdaptiveLimitConfig adaptiveLimit) {
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
 
@@ -43,7 +44,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      * @param property the full property name, as the user would write it
      * @param value    the value; null only for settings without a built-in default
      */
-    record Setting<T>(String property, T value) {
+    record Setting<T extends @Nullable Object>(String property, T value) {
     }
 
     /** Resolves the defaults alone, so that a bad default fails even when every workload overrides it. */
@@ -57,7 +58,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /** Reads the keys of workload {@code name}, falling back to the defaults; the defaults alone for a null name. */
-    private static Resolver resolver(String name, BulkheadProperties properties) {
+    private static Resolver resolver(@Nullable String name, BulkheadProperties properties) {
         if (name == null) {
             return new Resolver(DEFAULTS_PREFIX, new Workload(), properties.getDefaults());
         }
@@ -86,19 +87,19 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 workload -> workload.getTransaction().getIsolation(), Isolation.DEFAULT).value().value());
         transaction.setReadOnly(resolver.setting("transaction.read-only",
                 workload -> workload.getTransaction().getReadOnly(), false).value());
-        Setting<Duration> timeout = resolver.setting("transaction.timeout",
+        Setting<@Nullable Duration> timeout = resolver.setting("transaction.timeout",
                 workload -> workload.getTransaction().getTimeout(), null);
         if (timeout.value() != null) {
             transaction.setTimeout(validate(timeout, WorkloadSettings::timeoutSeconds));
         }
         Duration statementTimeout = validate(resolver.setting("statement-timeout", Workload::getStatementTimeout, null),
-                value -> TransactionLimits.requireMillis("statementTimeout", value));
+                value -> TransactionTimeouts.requireMillis("statementTimeout", value));
         Duration lockTimeout = validate(resolver.setting("lock-timeout", Workload::getLockTimeout, null),
-                value -> TransactionLimits.requireMillis("lockTimeout", value));
+                value -> TransactionTimeouts.requireMillis("lockTimeout", value));
         Duration deadline = validate(resolver.setting("deadline", Workload::getDeadline, null),
-                value -> TransactionLimits.requireMillis("deadline", value));
+                value -> TransactionTimeouts.requireMillis("deadline", value));
         return new WorkloadSettings(gateConfig, transaction,
-                TransactionLimits.of(statementTimeout, lockTimeout, deadline),
+                TransactionTimeouts.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null),
                 adaptiveLimit(resolver, gateConfig));
@@ -107,7 +108,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     /**
      * The queue discipline, its target delay and its interval, each checked on its own, then the target against the
      * interval (reported under the target, naming the interval's property). Checked under fifo too: switching a
-     * workload to adaptive must not reveal a bad value that was there all along.
+     * workload to codel must not reveal a bad value that was there all along.
      */
     private static void applyQueue(Resolver resolver, GateConfig.Builder gate) {
         gate.queueDiscipline(queueDiscipline(resolver).value());
@@ -119,7 +120,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                     gate.queueTargetDelay(targetDelay);
                     // The rule is the gate's; only its words change, to name the interval's property.
                     try {
-                        GateLimits.requireTargetWithinInterval(targetDelay, interval.value());
+                        GateRanges.requireTargetWithinInterval(targetDelay, interval.value());
                     } catch (IllegalArgumentException beyondInterval) {
                         throw new IllegalArgumentException("must be positive and at most " + interval.property()
                                 + " = " + interval.value() + ", was " + targetDelay);
@@ -129,13 +130,13 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /**
-     * Why workload {@code name}'s adaptive queue discipline can do nothing — no queue places, or no queue wait, so
+     * Why workload {@code name}'s CoDel queue discipline can do nothing — no queue places, or no queue wait, so
      * no operation ever waits — naming the properties; empty when it can act, or the discipline is fifo.
      */
     static Optional<String> idleQueueDiscipline(String name, BulkheadProperties properties) {
         Resolver resolver = resolver(name, properties);
         Setting<QueueDiscipline> discipline = queueDiscipline(resolver);
-        if (discipline.value() != QueueDiscipline.ADAPTIVE) {
+        if (discipline.value() != QueueDiscipline.CODEL) {
             return Optional.empty();
         }
         Setting<Integer> maxQueued = maxQueued(resolver);
@@ -149,7 +150,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         } else {
             return Optional.empty();
         }
-        return Optional.of("db-bulkhead workload '" + name + "': queue.discipline=adaptive (" + discipline.property()
+        return Optional.of("db-bulkhead workload '" + name + "': queue.discipline=codel (" + discipline.property()
                 + ") has nothing to do while " + why + ". Give it a queue (max-queued and queue-wait above 0), or set "
                 + BulkheadProperties.PREFIX
                 + ".workloads." + name + ".queue.discipline=fifo to say that it needs none.");
@@ -169,7 +170,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /** The bounds of an adaptive B, each checked against B (where it starts) and Q; null for a fixed B. */
-    private static AdaptiveLimitConfig adaptiveLimit(Resolver resolver, GateConfig gate) {
+    private static @Nullable AdaptiveLimitConfig adaptiveLimit(Resolver resolver, GateConfig gate) {
         LimitMode mode = resolver.setting("limit.mode", workload -> workload.getLimit().getMode(), LimitMode.FIXED)
                 .value();
         if (mode != LimitMode.ADAPTIVE) {
@@ -180,7 +181,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         validate(resolver.setting("limit.min-concurrent", workload -> workload.getLimit().getMinConcurrent(),
                 AdaptiveLimitConfig.DEFAULT_MIN_CONCURRENT), floor -> {
                     if (floor > startConcurrent) {
-                        throw new IllegalArgumentException("must be between " + GateLimits.MIN_MAX_CONCURRENT
+                        throw new IllegalArgumentException("must be between " + GateRanges.MIN_MAX_CONCURRENT
                                 + " and max-concurrent (B) = " + startConcurrent + ", where the adaptive limit starts");
                     }
                     return limit.minConcurrent(floor);
@@ -191,7 +192,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                         throw new IllegalArgumentException("must be at least max-concurrent (B) = " + startConcurrent
                                 + ", where the adaptive limit starts");
                     }
-                    GateLimits.requireAdmittedFits(ceiling, gate.maxQueued());
+                    GateRanges.requireAdmittedFits(ceiling, gate.maxQueued());
                     return limit.maxConcurrent(ceiling);
                 });
         return limit.build();
@@ -231,7 +232,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      *
      * @throws BulkheadConfigurationException when the value is not above zero, or longer than a day
      */
-    static long retryAfterSeconds(String name, BulkheadProperties properties) {
+    static long retryAfterSeconds(@Nullable String name, BulkheadProperties properties) {
         Setting<Duration> retryAfter = resolver(name, properties)
                 .setting("retry-after", Workload::getRetryAfter, DEFAULT_RETRY_AFTER);
         return validate(retryAfter, WorkloadSettings::wholeSecondsRoundedUp);
@@ -246,19 +247,14 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /** Applies {@code check} to the setting's value, reporting its refusal under the setting's property. */
-    static <T, R> R validate(Setting<T> setting, Function<T, R> check) {
-        try {
-            return check.apply(setting.value());
-        } catch (IllegalArgumentException refused) {
-            throw BulkheadConfigurationException.invalidProperty(setting.property(), setting.value(),
-                    refused.getMessage());
-        }
+    static <T extends @Nullable Object, R extends @Nullable Object> R validate(Setting<T> setting, Function<T, R> check) {
+        return ResolvedSettings.requireValid(setting.property(), setting.value(), check);
     }
 
     /** Picks each key from the workload, else from the defaults, else the built-in value. */
     private record Resolver(String prefix, Workload own, Workload defaults) {
 
-        <T> Setting<T> setting(String key, Function<Workload, T> property, T builtIn) {
+        <T extends @Nullable Object> Setting<T> setting(String key, Function<Workload, @Nullable T> property, T builtIn) {
             T value = property.apply(own);
             if (value != null) {
                 return new Setting<>(prefix + key, value);

@@ -1,6 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.beans.factory.BeanClassLoaderAware;

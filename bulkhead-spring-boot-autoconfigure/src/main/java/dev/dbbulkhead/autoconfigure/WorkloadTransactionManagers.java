@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
@@ -71,7 +72,7 @@ final class WorkloadTransactionManagers {
      * The data source the workload's transactions use: the one its transaction manager manages (a JPA transaction
      * manager's included), else the named one, else the primary one. Budgets and the endpoint read its pool.
      */
-    DataSource dataSource(WorkloadSettings settings, PlatformTransactionManager transactionManager) {
+    @Nullable DataSource dataSource(WorkloadSettings settings, PlatformTransactionManager transactionManager) {
         DataSource managed = dataSourceOf(transactionManager);
         if (managed != null) {
             return managed;
@@ -83,7 +84,7 @@ final class WorkloadTransactionManagers {
     }
 
     /** The data source whose connections {@code transactionManager} uses, or {@code null} when it cannot tell. */
-    private static DataSource dataSourceOf(PlatformTransactionManager transactionManager) {
+    private static @Nullable DataSource dataSourceOf(PlatformTransactionManager transactionManager) {
         if (transactionManager instanceof ResourceTransactionManager resourceManager
                 && resourceManager.getResourceFactory() instanceof DataSource managed) {
             return managed;
@@ -91,7 +92,7 @@ final class WorkloadTransactionManagers {
         return JPA_PRESENT ? Jpa.dataSourceOf(transactionManager) : null;
     }
 
-    private PlatformTransactionManager managerOf(String workload, Setting<String> name, DataSource dataSource) {
+    private PlatformTransactionManager managerOf(String workload, Setting<@Nullable String> name, DataSource dataSource) {
         if (JPA_PRESENT) {
             List<String> jpaManagers = Jpa.managersOf(beanFactory, dataSource);
             if (jpaManagers.size() == 1) {
@@ -109,7 +110,7 @@ final class WorkloadTransactionManagers {
         return manager;
     }
 
-    private <T> T bean(Setting<String> name, Class<T> type) {
+    private <T> T bean(Setting<@Nullable String> name, Class<T> type) {
         return WorkloadSettings.validate(name, beanName -> {
             if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, type)) {
                 throw new IllegalArgumentException("must name a " + type.getSimpleName() + " bean; the "
@@ -122,7 +123,7 @@ final class WorkloadTransactionManagers {
     /** Kept apart so that spring-orm is loaded only when the application has it. */
     private static final class Jpa {
 
-        static DataSource dataSourceOf(PlatformTransactionManager transactionManager) {
+        static @Nullable DataSource dataSourceOf(PlatformTransactionManager transactionManager) {
             return transactionManager instanceof JpaTransactionManager jpa ? jpa.getDataSource() : null;
         }
 

@@ -5,17 +5,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
-import dev.dbbulkhead.autoconfigure.BulkheadsEndpoint.Limit;
-import dev.dbbulkhead.autoconfigure.budget.BudgetFinding;
-import dev.dbbulkhead.autoconfigure.budget.BudgetFinding.Kind;
-import dev.dbbulkhead.autoconfigure.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.LimitDescriptor;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.budget.BudgetFinding.Kind;
+import dev.dbbulkhead.budget.BudgetFinding;
+import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.limit.LimitChange;
 import dev.dbbulkhead.limit.LimitSnapshot;
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +31,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
-/** {@code limit.mode=adaptive} wired into the gates, the budget check, the endpoint, the meters and the log. */
+/** {@code limit.mode=adaptive} wired into the gates, the budget check, the endpoint and the meters. */
 @ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class AdaptiveLimitAutoConfigurationTests {
@@ -50,7 +53,7 @@ class AdaptiveLimitAutoConfigurationTests {
             AdaptiveLimits limits = context.getBean(AdaptiveLimits.class);
             assertThat(limits.find("reports")).isEmpty();
             assertThat(limits.find("orders")).isPresent();
-            assertThat(context.getBean(BulkheadsEndpoint.class).workload("reports").limit()).isEqualTo(Limit.FIXED);
+            assertThat(context.getBean(BulkheadsEndpoint.class).workload("reports").limit()).isEqualTo(LimitDescriptor.FIXED);
         });
     }
 
@@ -93,7 +96,7 @@ class AdaptiveLimitAutoConfigurationTests {
     void theEndpointShowsTheBoundsAndRefusesToResizeALearntBButResizesItsQ() {
         runner.run(context -> {
             BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
-            Limit limit = endpoint.workload("orders").limit();
+            LimitDescriptor limit = endpoint.workload("orders").limit();
             assertThat(limit.mode()).isEqualTo("adaptive");
             assertThat(limit.minConcurrent()).isEqualTo(1);
             assertThat(limit.maxConcurrent()).isEqualTo(6);
@@ -144,19 +147,6 @@ class AdaptiveLimitAutoConfigurationTests {
             assertThat(limitGauge()).isEqualTo(gate.config().maxConcurrent());
             assertThat(endpoint.workload("orders").limit().learnt().concurrent()).isEqualTo(6);
         });
-    }
-
-    @Test
-    void aBurstOfChangesIsLoggedOnceAtInfoWithWhatWasLearnt(CapturedOutput output) {
-        LimitChange change = new LimitChange("orders", 20, 4, 1_250_000_000L,
-                new LimitSnapshot(4, 4, 4.2, 3_000_000L, 12_400_000L, false));
-
-        AdaptiveLimits.log(change);
-
-        String line = "db-bulkhead workload 'orders': adaptive limit 20 -> 4 over 1250 ms (median hold time 12.4 ms"
-                + " against 3.0 ms without load)";
-        assertThat(output.getAll().lines().filter(logged -> logged.contains(line))).singleElement(as(STRING))
-                .contains("INFO");
     }
 
     private double limitGauge() {

@@ -2,7 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import java.io.InputStream;
 import java.net.URL;
 import java.util.List;
@@ -10,8 +10,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
-import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.ComposablePointcut;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.RootClassFilter;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -2,8 +2,8 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.spring.SpringTransactionProbe;
+import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.transaction.SpringTransactionProbe;
 import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;

@@ -12,7 +12,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * from Spring's test context cache.
  */
 @SpringBootTest(classes = BulkheadTestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
-abstract class ApplicationTestSupport {
+public abstract class ApplicationTestSupport {
 
     @Autowired
     DataSource dataSource;
@@ -21,7 +21,7 @@ abstract class ApplicationTestSupport {
     BulkheadTestApplication.TransactionCounter transactions;
 
     @DynamicPropertySource
-    static void sharedDatabase(DynamicPropertyRegistry registry) {
+    public static void sharedDatabase(DynamicPropertyRegistry registry) {
         for (String property : SharedDatabase.dataSourceProperties()) {
             int equals = property.indexOf('=');
             registry.add(property.substring(0, equals), () -> property.substring(equals + 1));

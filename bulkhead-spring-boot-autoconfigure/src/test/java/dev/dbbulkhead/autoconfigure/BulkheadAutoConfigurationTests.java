@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -232,9 +232,9 @@ class BulkheadAutoConfigurationTests {
                         "db.bulkhead.workloads.orders.lock-timeout=150ms", "db.bulkhead.workloads.orders.max-concurrent=2")
                 .run(context -> {
                     BulkheadTemplate orders = context.getBean("orders", BulkheadTemplate.class);
-                    assertThat(orders.limits().statementTimeout()).isEqualTo(Duration.ofSeconds(2));
-                    assertThat(orders.limits().lockTimeout()).isEqualTo(Duration.ofMillis(150));
-                    assertThat(orders.limits().deadline()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(orders.timeouts().statementTimeout()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(orders.timeouts().lockTimeout()).isEqualTo(Duration.ofMillis(150));
+                    assertThat(orders.timeouts().deadline()).isEqualTo(Duration.ofSeconds(5));
                     assertThat(orders.dataSource()).contains(context.getBean(DataSource.class));
                     String applied = orders.execute(status -> new JdbcTemplate(context.getBean(DataSource.class))
                             .queryForObject("SELECT current_setting('statement_timeout') || ' ' || current_setting('lock_timeout')",

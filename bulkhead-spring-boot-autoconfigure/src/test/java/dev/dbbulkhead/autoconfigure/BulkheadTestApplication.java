@@ -1,7 +1,8 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
@@ -19,7 +20,6 @@ import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.DefaultTransactionDefinition;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import com.zaxxer.hikari.HikariDataSource;
 
 /** A whole Spring Boot application with the bulkhead starter's auto-configuration and application.yml. */
 @SpringBootConfiguration

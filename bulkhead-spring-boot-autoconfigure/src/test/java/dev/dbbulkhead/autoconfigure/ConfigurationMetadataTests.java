@@ -2,7 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URL;
@@ -17,7 +17,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-/** What IDEs are told about the keys, and the keys as environment variables, as the README documents them. */
+/** What IDEs are told about the keys, and the keys as environment variables, as docs/reference/configuration.md documents them. */
 class ConfigurationMetadataTests {
 
     @Test

@@ -2,7 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;

@@ -7,17 +7,17 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
 import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.core.io.support.SpringFactoriesLoader.ArgumentResolver;
 import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 
 /** The start-up report a user would read: the first analysis of the registered failure analyzers, as Boot picks it. */
-final class FailureReports {
+public final class FailureReports {
 
     private FailureReports() {
     }
 
-    static FailureAnalysis analyze(Throwable failure) {
+    public static FailureAnalysis analyze(Throwable failure) {
         List<FailureAnalyzer> analyzers = SpringFactoriesLoader
                 .forDefaultResourceLocation(FailureReports.class.getClassLoader())
                 .load(FailureAnalyzer.class,
@@ -34,7 +34,7 @@ final class FailureReports {
     }
 
     /** The whole report, description and action, as one text to search. */
-    static String report(Throwable failure) {
+    public static String report(Throwable failure) {
         FailureAnalysis analysis = analyze(failure);
         return analysis.getDescription() + "\nAction: " + analysis.getAction();
     }

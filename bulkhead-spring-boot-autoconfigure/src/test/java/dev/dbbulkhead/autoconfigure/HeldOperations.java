@@ -1,6 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -11,15 +11,15 @@ import java.util.concurrent.CountDownLatch;
  * Operations of a workload admitted on virtual threads of their own and held inside their transaction until
  * released, as long-running work holds its permits; each can be released on its own.
  */
-final class HeldOperations implements AutoCloseable {
+public final class HeldOperations implements AutoCloseable {
 
     private final List<CountDownLatch> releases = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     /** What the held operations threw, if anything: a test fails on it instead of missing it. */
-    final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
+    public final Queue<Throwable> failures = new ConcurrentLinkedQueue<>();
 
     /** Starts {@code count} operations on {@code template} and returns once all of them run. */
-    static HeldOperations hold(BulkheadTemplate template, int count) throws InterruptedException {
+    public static HeldOperations hold(BulkheadTemplate template, int count) throws InterruptedException {
         HeldOperations held = new HeldOperations();
         CountDownLatch running = new CountDownLatch(count);
         for (int i = 0; i < count; i++) {
@@ -46,7 +46,7 @@ final class HeldOperations implements AutoCloseable {
     }
 
     /** Lets operation {@code index} finish and waits until it has given its permits back. */
-    void release(int index) throws InterruptedException {
+    public void release(int index) throws InterruptedException {
         releases.get(index).countDown();
         threads.get(index).join();
     }

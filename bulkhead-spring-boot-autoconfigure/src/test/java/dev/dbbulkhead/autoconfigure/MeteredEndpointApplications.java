@@ -1,5 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.metrics.BulkheadMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

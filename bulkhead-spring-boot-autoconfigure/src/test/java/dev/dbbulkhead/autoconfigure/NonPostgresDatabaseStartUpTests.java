@@ -2,7 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;

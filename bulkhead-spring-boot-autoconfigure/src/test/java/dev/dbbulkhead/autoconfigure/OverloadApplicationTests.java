@@ -6,7 +6,7 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.autoconfigure.BulkheadTestApplication.Hold;
 import dev.dbbulkhead.autoconfigure.BulkheadTestApplication.Overload;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Queue;

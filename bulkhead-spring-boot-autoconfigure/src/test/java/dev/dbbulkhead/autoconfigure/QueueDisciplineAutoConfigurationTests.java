@@ -5,14 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
-import dev.dbbulkhead.autoconfigure.BulkheadsEndpoint.Queue;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.QueueDescriptor;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.QueueDiscipline;
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.observation.BulkheadObservationContext;
+import dev.dbbulkhead.observation.BulkheadObservationDocumentation;
+import dev.dbbulkhead.observation.BulkheadObservations;
 import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.common.KeyValue;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,7 +51,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * The {@code queue.*} keys of a workload — discipline, target delay, interval — bound, validated and passed to the
- * gate, and the discipline shown by the meters, the endpoint and the wait's span. How the adaptive discipline
+ * gate, and the discipline shown by the meters, the endpoint and the wait's span. How the CoDel discipline
  * serves and sheds is the gate's, tested with it: here its listener calls and its configuration are the inputs.
  */
 @ExtendWith(OutputCaptureExtension.class)
@@ -58,14 +63,14 @@ class QueueDisciplineAutoConfigurationTests {
     private final ApplicationContextRunner runner = MeteredEndpointApplications.runner(meters)
             .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2", "db.bulkhead.workloads.orders.max-queued=4",
                     "db.bulkhead.workloads.orders.queue-wait=50ms",
-                    "db.bulkhead.workloads.orders.queue.discipline=adaptive",
+                    "db.bulkhead.workloads.orders.queue.discipline=codel",
                     "db.bulkhead.workloads.orders.queue.target-delay=20ms",
                     "db.bulkhead.workloads.orders.queue.interval=200ms",
                     "db.bulkhead.workloads.reports.max-concurrent=1");
 
     @Test
     void eachQueueKeyFallsBackToTheDefaultsThenToTheBuiltInDefaults() {
-        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=adaptive",
+        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=codel",
                         "db.bulkhead.defaults.queue.interval=300ms",
                         "db.bulkhead.defaults.max-queued=2", "db.bulkhead.defaults.queue-wait=40ms",
                         "db.bulkhead.workloads.inventory.queue.target-delay=7ms",
@@ -73,10 +78,10 @@ class QueueDisciplineAutoConfigurationTests {
                 .run(context -> {
                     BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
                     assertThat(registry.template("orders").gate().config()).as("all its own")
-                            .isEqualTo(gate(2, 4, 50, QueueDiscipline.ADAPTIVE, 20, 200));
+                            .isEqualTo(gate(2, 4, 50, QueueDiscipline.CODEL, 20, 200));
                     assertThat(registry.template("inventory").gate().config())
                             .as("own target delay, discipline and interval from the defaults")
-                            .isEqualTo(gate(GateConfig.DEFAULT_MAX_CONCURRENT, 2, 40, QueueDiscipline.ADAPTIVE, 7, 300));
+                            .isEqualTo(gate(GateConfig.DEFAULT_MAX_CONCURRENT, 2, 40, QueueDiscipline.CODEL, 7, 300));
                     assertThat(registry.template("reports").gate().config())
                             .as("own discipline, interval from the defaults, built-in target delay")
                             .isEqualTo(gate(1, 2, 40, QueueDiscipline.FIFO,
@@ -108,7 +113,7 @@ class QueueDisciplineAutoConfigurationTests {
             db.bulkhead.workloads.orders.queue.target-delay=250ms | Invalid value 'PT0.25S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive and at most db.bulkhead.workloads.orders.queue.interval = PT0.2S
             db.bulkhead.workloads.reports.queue.interval=2ms | Invalid value 'PT0.005S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive and at most db.bulkhead.workloads.reports.queue.interval = PT0.002S
             db.bulkhead.defaults.queue.target-delay=0s,db.bulkhead.workloads.reports.queue.target-delay=1ms | Invalid value 'PT0S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive
-            db.bulkhead.workloads.orders.queue.discipline=lifo | Property: db.bulkhead.workloads.orders.queue.discipline | ADAPTIVE
+            db.bulkhead.workloads.orders.queue.discipline=lifo | Property: db.bulkhead.workloads.orders.queue.discipline | CODEL
             db.bulkhead.defaults.queue.target-delay=soon | Property: db.bulkhead.defaults.queue.target-delay | Value: "soon"
             """)
     void aBadQueueValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
@@ -119,9 +124,35 @@ class QueueDisciplineAutoConfigurationTests {
         });
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            db.bulkhead.workloads.orders.queue.discipline=adaptive | db.bulkhead.workloads.orders.queue.discipline
+            db.bulkhead.defaults.queue.discipline=ADAPTIVE | db.bulkhead.defaults.queue.discipline
+            """)
+    void theDisciplinesFormerNameFailsStartUpNamingItsNewSpelling(String property, String name) {
+        runner.withPropertyValues(property).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure())).contains(name)
+                    .contains("the queue discipline 'adaptive' is now called 'codel'")
+                    .contains("write queue.discipline: codel");
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(textBlock = """
+            codel, CODEL
+            CoDel, CODEL
+            FIFO, FIFO
+            """)
+    void theDisciplineBindsWhateverItsCase(String written, QueueDiscipline bound) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.queue.discipline=" + written).run(context ->
+                assertThat(context.getBean(BulkheadRegistry.class).template("orders").gate().config()
+                        .queueDiscipline()).isEqualTo(bound));
+    }
+
     @Test
-    void anAdaptiveDisciplineWithNothingEverWaitingIsAWarningThatNamesWhyAndStartsAnyway(CapturedOutput output) {
-        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=adaptive",
+    void aCoDelDisciplineWithNothingEverWaitingIsAWarningThatNamesWhyAndStartsAnyway(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.defaults.queue.discipline=codel",
                         "db.bulkhead.workloads.search.max-queued=3", "db.bulkhead.workloads.search.queue-wait=0s",
                         "db.bulkhead.workloads.audit.queue.discipline=fifo")
                 .run(context -> {
@@ -130,12 +161,12 @@ class QueueDisciplineAutoConfigurationTests {
                             .filter(line -> line.contains("has nothing to do while")).toList();
                     assertThat(warnings).hasSize(2).allSatisfy(line -> assertThat(line).contains("WARN"));
                     assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'reports':"
-                            + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
+                            + " queue.discipline=codel (db.bulkhead.defaults.queue.discipline) has nothing to do"
                             + " while max-queued is 0 (db.bulkhead.defaults.max-queued): no operation waits, unless a"
                             + " resize adds queue places. Give it a queue (max-queued and queue-wait above 0), or set"
                             + " db.bulkhead.workloads.reports.queue.discipline=fifo"));
                     assertThat(warnings).anySatisfy(line -> assertThat(line).contains("workload 'search':"
-                            + " queue.discipline=adaptive (db.bulkhead.defaults.queue.discipline) has nothing to do"
+                            + " queue.discipline=codel (db.bulkhead.defaults.queue.discipline) has nothing to do"
                             + " while queue-wait is 0 (db.bulkhead.workloads.search.queue-wait): every waiter gives up"
                             + " at once."));
                     assertThat(warnings).as("orders has a queue; audit is fifo")
@@ -147,7 +178,7 @@ class QueueDisciplineAutoConfigurationTests {
     void theShedCounterAndTheStandingGaugeTaggedWithTheDisciplineAreRegisteredForEveryWorkload() {
         runner.run(context -> {
             assertThat(meters.get(BulkheadMeterBinder.QUEUE_STANDING)
-                    .tags("workload", "orders", "discipline", "adaptive").gauge().value()).isZero();
+                    .tags("workload", "orders", "discipline", "codel").gauge().value()).isZero();
             assertThat(meters.get(BulkheadMeterBinder.QUEUE_STANDING)
                     .tags("workload", "reports", "discipline", "fifo").gauge().value()).isZero();
             assertThat(meters.get(BulkheadMeterBinder.QUEUE_SHED).tag("workload", "orders").counter().count())
@@ -182,7 +213,7 @@ class QueueDisciplineAutoConfigurationTests {
     @Test
     void theStandingGaugeReadsTheGateAndKeepsTheDisciplineItWasBuiltWithAcrossAResize() {
         BulkheadMeterBinder binder = new BulkheadMeterBinder(meters);
-        AdmissionGate gate = new AdmissionGate("orders", gate(2, 4, 50, QueueDiscipline.ADAPTIVE, 20, 200),
+        AdmissionGate gate = new AdmissionGate("orders", gate(2, 4, 50, QueueDiscipline.CODEL, 20, 200),
                 binder.listener("orders"));
         binder.gateBuilt(gate);
 
@@ -190,11 +221,11 @@ class QueueDisciplineAutoConfigurationTests {
 
         assertThat(meters.find(BulkheadMeterBinder.QUEUE_STANDING).gauges()).singleElement()
                 .satisfies(standing -> {
-                    assertThat(standing.getId().getTag("discipline")).isEqualTo("adaptive");
+                    assertThat(standing.getId().getTag("discipline")).isEqualTo("codel");
                     assertThat(standing.getId().getTag("workload")).isEqualTo("orders");
                     assertThat(standing.value()).as("nothing has waited: no queue stands").isZero();
                 });
-        assertThat(gate.config().queueDiscipline()).isEqualTo(QueueDiscipline.ADAPTIVE);
+        assertThat(gate.config().queueDiscipline()).isEqualTo(QueueDiscipline.CODEL);
     }
 
     @Test
@@ -203,11 +234,11 @@ class QueueDisciplineAutoConfigurationTests {
             BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
 
             assertThat(endpoint.workload("orders").queue()).as("nothing has waited: no queue stands, none was shed")
-                    .isEqualTo(new Queue("adaptive", "PT0.02S", "PT0.2S", false, 0));
-            assertThat(endpoint.workload("reports").queue()).isEqualTo(new Queue("fifo",
+                    .isEqualTo(new QueueDescriptor("codel", "PT0.02S", "PT0.2S", false, 0));
+            assertThat(endpoint.workload("reports").queue()).isEqualTo(new QueueDescriptor("fifo",
                     GateConfig.DEFAULT_QUEUE_TARGET_DELAY.toString(), GateConfig.DEFAULT_QUEUE_INTERVAL.toString(),
                     false, 0));
-            assertThat(endpoint.bulkheads().workloads().get("orders").queue().discipline()).isEqualTo("adaptive");
+            assertThat(endpoint.bulkheads().workloads().get("orders").queue().discipline()).isEqualTo("codel");
             assertThat(endpoint.workload("orders").maxQueued()).as("the existing fields stay").isEqualTo(4);
         });
     }
@@ -289,10 +320,10 @@ class QueueDisciplineAutoConfigurationTests {
      * tell it; once drained, the queue stands no more. Loops wait for states, never for a time.
      */
     @Test
-    void onPostgresAStandingAdaptiveQueueShedsItsOverdueWaitersAndTheMetersAndTheEndpointTellIt() throws Exception {
+    void onPostgresAStandingCoDelQueueShedsItsOverdueWaitersAndTheMetersAndTheEndpointTellIt() throws Exception {
         runner.withPropertyValues("db.bulkhead.workloads.flood.max-concurrent=1",
                         "db.bulkhead.workloads.flood.max-queued=3", "db.bulkhead.workloads.flood.queue-wait=1m",
-                        "db.bulkhead.workloads.flood.queue.discipline=adaptive",
+                        "db.bulkhead.workloads.flood.queue.discipline=codel",
                         "db.bulkhead.workloads.flood.queue.target-delay=1ms",
                         "db.bulkhead.workloads.flood.queue.interval=2ms")
                 .run(context -> {
@@ -340,7 +371,7 @@ class QueueDisciplineAutoConfigurationTests {
     }
 
     private double standingGauge(String workload) {
-        return meters.get(BulkheadMeterBinder.QUEUE_STANDING).tags("workload", workload, "discipline", "adaptive")
+        return meters.get(BulkheadMeterBinder.QUEUE_STANDING).tags("workload", workload, "discipline", "codel")
                 .gauge().value();
     }
 

@@ -10,12 +10,12 @@ import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfigu
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
 
 /** One schema for every test of this module, so that application contexts can be cached and shared. */
-final class SharedDatabase {
+public final class SharedDatabase {
 
-    static final TestDatabase DATABASE = create();
+    public static final TestDatabase DATABASE = create();
 
     /** Spring Boot's data source and transaction auto-configurations: what the bulkheads are built on. */
-    static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
+    public static final AutoConfigurations BOOT_JDBC = AutoConfigurations.of(DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
             TransactionAutoConfiguration.class);
 
@@ -29,12 +29,12 @@ final class SharedDatabase {
     }
 
     /** {@code runner} with {@link #BOOT_JDBC} and a data source on the shared schema. */
-    static <R extends AbstractApplicationContextRunner<R, ?, ?>> R onBootJdbc(R runner) {
+    public static <R extends AbstractApplicationContextRunner<R, ?, ?>> R onBootJdbc(R runner) {
         return runner.withConfiguration(BOOT_JDBC).withPropertyValues(dataSourceProperties());
     }
 
     /** The Spring Boot properties that point {@code spring.datasource} at the shared schema. */
-    static String[] dataSourceProperties() {
+    public static String[] dataSourceProperties() {
         return new String[] {
                 "spring.datasource.url=" + DATABASE.server().jdbcUrl(),
                 "spring.datasource.username=" + DATABASE.server().username(),

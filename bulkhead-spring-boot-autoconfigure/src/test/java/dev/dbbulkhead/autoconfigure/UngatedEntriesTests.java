@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;

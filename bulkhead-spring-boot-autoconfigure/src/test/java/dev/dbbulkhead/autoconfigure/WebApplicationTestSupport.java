@@ -1,6 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
         properties = {"management.endpoints.web.exposure.include=dbbulkheads,prometheus",
                 "spring.datasource.hikari.pool-name=main-pool",
                 "db.bulkhead.defaults.retry-after=1500ms", "db.bulkhead.workloads.reports.retry-after=3s"})
-abstract class WebApplicationTestSupport {
+public abstract class WebApplicationTestSupport {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -32,27 +32,27 @@ abstract class WebApplicationTestSupport {
     int port;
 
     @Autowired
-    BulkheadRegistry registry;
+    protected BulkheadRegistry registry;
 
     @DynamicPropertySource
-    static void sharedDatabase(DynamicPropertyRegistry properties) {
+    public static void sharedDatabase(DynamicPropertyRegistry properties) {
         ApplicationTestSupport.sharedDatabase(properties);
     }
 
-    HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    public HttpResponse<String> get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).GET().build());
     }
 
-    HttpResponse<String> get(String path, String accept) throws IOException, InterruptedException {
+    public HttpResponse<String> get(String path, String accept) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).header("Accept", accept).GET().build());
     }
 
-    HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
+    public HttpResponse<String> post(String path, String json) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(json)).build());
     }
 
-    static JsonNode json(HttpResponse<String> response) {
+    public static JsonNode json(HttpResponse<String> response) {
         return JSON.readTree(response.body());
     }
 

@@ -1,7 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Import;

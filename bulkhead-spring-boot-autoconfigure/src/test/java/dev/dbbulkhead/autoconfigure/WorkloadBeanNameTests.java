@@ -2,9 +2,9 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.DbBulkhead;
-import dev.dbbulkhead.spring.BulkheadRegistry;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -1,6 +1,6 @@
 package dev.dbbulkhead.consumer;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
 

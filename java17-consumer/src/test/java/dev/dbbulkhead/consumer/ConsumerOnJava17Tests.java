@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.MisuseKind;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -65,13 +65,13 @@ public enum TransactionGuard {
     },
 
     /**
-     * The same {@link JdbcBulkhead} with the {@link QueueDiscipline#ADAPTIVE} queue discipline at its default target
+     * The same {@link JdbcBulkhead} with the {@link QueueDiscipline#CODEL} queue discipline at its default target
      * delay and interval: newest first, and shedding, while the queue stands.
      */
-    DB_BULKHEAD_ADAPTIVE("db-bulkhead adaptive", "db-bh adaptive") {
+    DB_BULKHEAD_CODEL("db-bulkhead CoDel", "db-bh CoDel") {
         @Override
         public GuardedTransactions open(String workload, DataSource pool, Budget budget, SpringResilience spring) {
-            return gated(workload, pool, budget, QueueDiscipline.ADAPTIVE);
+            return gated(workload, pool, budget, QueueDiscipline.CODEL);
         }
     };
 

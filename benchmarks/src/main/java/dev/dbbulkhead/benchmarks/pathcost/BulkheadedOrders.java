@@ -1,6 +1,6 @@
 package dev.dbbulkhead.benchmarks.pathcost;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 
 /** The entry method as db-bulkhead's users write it: admitted by workload {@code orders}, then the transaction. */
 public class BulkheadedOrders {

@@ -1,8 +1,8 @@
 package dev.dbbulkhead.benchmarks.pathcost;
 
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
-import dev.dbbulkhead.autoconfigure.BulkheadMetricsAutoConfiguration;
-import dev.dbbulkhead.autoconfigure.BulkheadObservationAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.metrics.BulkheadMetricsAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.observation.BulkheadObservationAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

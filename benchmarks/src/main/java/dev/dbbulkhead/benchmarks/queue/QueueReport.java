@@ -37,7 +37,7 @@ public final class QueueReport {
                         + " calls/s, steadily, for " + sustained.window().toMillis() + " ms per guard; the"
                         + " latencies and commits/s are those of the calls started after the first "
                         + QueueScenario.sustainedOnset(sustained.window()).toMillis() + " ms (the onset, where the"
-                        + " adaptive discipline has not yet judged the queue standing), the counts those of all.",
+                        + " CoDel discipline has not yet judged the queue standing), the counts those of all.",
                 QueueTargets.sustained(sustained),
                 new Charts.Reference("REJECT p99 x " + QueueTargets.P99_OVER_REJECT + " = "
                         + number(QueueTargets.sustainedP99Bound(sustained), 1) + " ms",
@@ -66,7 +66,7 @@ public final class QueueReport {
                 + ", queue wait = " + result.budget().queueWait().toMillis() + " ms (Resilience4j: "
                 + result.budget().maxConcurrent() + " calls, wait " + result.budget().queueWait().toMillis()
                 + " ms; @ConcurrencyLimit: limit " + result.budget().maxConcurrent()
-                + "); adaptive at its default target delay and interval. SLO = queue wait + cost p50 = "
+                + "); CoDel at its default target delay and interval. SLO = queue wait + cost p50 = "
                 + result.slo().toMillis() + " ms.";
     }
 

@@ -25,7 +25,7 @@ public final class QueueScenario {
 
     /** The guards compared, in the order run: the overload scenario's that refuse, and both disciplines. */
     public static final List<TransactionGuard> GUARDS = List.of(TransactionGuard.NONE, TransactionGuard.RESILIENCE4J,
-            TransactionGuard.SPRING_REJECT, TransactionGuard.DB_BULKHEAD, TransactionGuard.DB_BULKHEAD_ADAPTIVE);
+            TransactionGuard.SPRING_REJECT, TransactionGuard.DB_BULKHEAD, TransactionGuard.DB_BULKHEAD_CODEL);
     /** Callers per burst: B + Q/2, more than B can run at once and fewer than B + Q can admit. */
     public static final int BURST_SIZE = OverloadScenario.BUDGET.maxConcurrent()
             + OverloadScenario.BUDGET.maxQueued() / 2;
@@ -33,7 +33,7 @@ public final class QueueScenario {
     public static final double BURSTY_SHARE = 0.6;
     /**
      * The share of the sustained window, at its start, left out of its latencies and goodput: the sustained part
-     * judges the steady state of a flood, not its onset, in which the adaptive discipline serves in arrival order
+     * judges the steady state of a flood, not its onset, in which the CoDel discipline serves in arrival order
      * for one to two intervals before it judges the queue standing. Every call is still counted by outcome, and
      * the p99 over time shows the onset.
      */

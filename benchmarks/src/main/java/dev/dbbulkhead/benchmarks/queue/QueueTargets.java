@@ -9,14 +9,14 @@ import dev.dbbulkhead.benchmarks.overload.TransactionGuard;
 import java.util.List;
 
 /**
- * Issue 14's targets for the adaptive queue discipline, judged from one run: nothing here is a measured figure, only
+ * The targets set for the CoDel queue discipline, judged from one run: nothing here is a measured figure, only
  * the bounds and how they are compared.
  */
 public final class QueueTargets {
 
-    /** Sustained: adaptive's success p99 may exceed {@code @ConcurrencyLimit} REJECT's by this factor at most. */
+    /** Sustained: CoDel's success p99 may exceed {@code @ConcurrencyLimit} REJECT's by this factor at most. */
     static final double P99_OVER_REJECT = 1.1;
-    /** Sustained: adaptive's commits within the SLO, as a share of the closed-loop ceiling, at least. */
+    /** Sustained: CoDel's commits within the SLO, as a share of the closed-loop ceiling, at least. */
     static final double SHARE_OF_CEILING = 0.97;
     /** Bursty: refused calls, as a share of all calls, at most. */
     static final double MAX_REFUSED_SHARE = 0.01;
@@ -41,56 +41,56 @@ public final class QueueTargets {
 
     /** The sustained load's targets. */
     public static List<Target> sustained(OverloadResult sustained) {
-        GuardRun adaptive = run(sustained, TransactionGuard.DB_BULKHEAD_ADAPTIVE);
+        GuardRun codel = run(sustained, TransactionGuard.DB_BULKHEAD_CODEL);
         GuardRun reject = run(sustained, TransactionGuard.SPRING_REJECT);
         GuardRun fifo = run(sustained, TransactionGuard.DB_BULKHEAD);
         double p99Bound = sustainedP99Bound(sustained);
         double ceilingBound = sustained.closedLoopPerSecond() * SHARE_OF_CEILING;
         return List.of(
-                new Target("adaptive success p99 ≤ " + P99_OVER_REJECT + " × REJECT's",
-                        ms(adaptive.successes().p99()) + " against " + ms(reject.successes().p99()) + " × "
+                new Target("CoDel success p99 ≤ " + P99_OVER_REJECT + " × REJECT's",
+                        ms(codel.successes().p99()) + " against " + ms(reject.successes().p99()) + " × "
                                 + P99_OVER_REJECT + " = " + ms(p99Bound) + " (fifo " + ms(fifo.successes().p99())
                                 + ")",
-                        adaptive.successes().p99() <= p99Bound),
-                new Target("adaptive commits within SLO ≥ REJECT's",
-                        perSecond(adaptive.committedWithinSloPerSecond()) + " against "
+                        codel.successes().p99() <= p99Bound),
+                new Target("CoDel commits within SLO ≥ REJECT's",
+                        perSecond(codel.committedWithinSloPerSecond()) + " against "
                                 + perSecond(reject.committedWithinSloPerSecond()) + " (fifo "
                                 + perSecond(fifo.committedWithinSloPerSecond()) + ")",
-                        adaptive.committedWithinSloPerSecond() >= reject.committedWithinSloPerSecond()),
-                new Target("adaptive commits within SLO ≥ " + percent(SHARE_OF_CEILING) + " of the closed loop",
-                        perSecond(adaptive.committedWithinSloPerSecond()) + " = "
-                                + percent(adaptive.committedWithinSloPerSecond() / sustained.closedLoopPerSecond())
+                        codel.committedWithinSloPerSecond() >= reject.committedWithinSloPerSecond()),
+                new Target("CoDel commits within SLO ≥ " + percent(SHARE_OF_CEILING) + " of the closed loop",
+                        perSecond(codel.committedWithinSloPerSecond()) + " = "
+                                + percent(codel.committedWithinSloPerSecond() / sustained.closedLoopPerSecond())
                                 + " of " + perSecond(sustained.closedLoopPerSecond()) + " (fifo "
                                 + percent(fifo.committedWithinSloPerSecond() / sustained.closedLoopPerSecond()) + ")",
-                        adaptive.committedWithinSloPerSecond() >= ceilingBound));
+                        codel.committedWithinSloPerSecond() >= ceilingBound));
     }
 
     /** The bursty load's targets, and the check that REJECT refuses a visible share. */
     public static List<Target> bursty(OverloadResult bursty) {
-        GuardRun adaptive = run(bursty, TransactionGuard.DB_BULKHEAD_ADAPTIVE);
+        GuardRun codel = run(bursty, TransactionGuard.DB_BULKHEAD_CODEL);
         GuardRun fifo = run(bursty, TransactionGuard.DB_BULKHEAD);
         GuardRun reject = run(bursty, TransactionGuard.SPRING_REJECT);
         double costP99 = bursty.unloadedCost().p99();
         double p99Bound = burstyP99Bound(bursty);
         return List.of(
-                refusedAtMost("adaptive", adaptive),
+                refusedAtMost("codel", codel),
                 refusedAtMost("fifo", fifo),
                 new Target("REJECT refuses a visible share: ≥ " + percent(VISIBLE_REFUSED_SHARE) + " of calls",
                         percent(refusedShare(reject)) + " (" + reject.refused() + " of " + reject.offered() + ")",
                         refusedShare(reject) >= VISIBLE_REFUSED_SHARE),
-                new Target("adaptive success p99 ≤ queue wait + cost p99",
-                        ms(adaptive.successes().p99()) + " against " + bursty.budget().queueWait().toMillis()
+                new Target("CoDel success p99 ≤ queue wait + cost p99",
+                        ms(codel.successes().p99()) + " against " + bursty.budget().queueWait().toMillis()
                                 + " + " + ms(costP99) + " = " + ms(p99Bound) + " (fifo "
                                 + ms(fifo.successes().p99()) + ")",
-                        adaptive.successes().p99() <= p99Bound));
+                        codel.successes().p99() <= p99Bound));
     }
 
-    /** Sustained: the most adaptive's success p99 may be, in ms: REJECT's × {@value #P99_OVER_REJECT}. */
+    /** Sustained: the most CoDel's success p99 may be, in ms: REJECT's × {@value #P99_OVER_REJECT}. */
     public static double sustainedP99Bound(OverloadResult sustained) {
         return run(sustained, TransactionGuard.SPRING_REJECT).successes().p99() * P99_OVER_REJECT;
     }
 
-    /** Bursty: the most adaptive's success p99 may be, in ms: the queue wait + the transaction's unloaded p99. */
+    /** Bursty: the most CoDel's success p99 may be, in ms: the queue wait + the transaction's unloaded p99. */
     public static double burstyP99Bound(OverloadResult bursty) {
         return bursty.budget().queueWait().toNanos() / 1e6 + bursty.unloadedCost().p99();
     }

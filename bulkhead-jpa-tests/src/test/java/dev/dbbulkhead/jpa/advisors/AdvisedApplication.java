@@ -1,11 +1,11 @@
 package dev.dbbulkhead.jpa.advisors;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.jpa.JpaTestApplication;
 import dev.dbbulkhead.jpa.JpaTestDatabase;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import jakarta.persistence.EntityManager;
 import jakarta.validation.constraints.Min;
 import java.util.concurrent.TimeUnit;

@@ -3,14 +3,14 @@ package dev.dbbulkhead.jpa.disabled;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.JpaTestApplication;
 import dev.dbbulkhead.jpa.JpaTestDatabase;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
 import dev.dbbulkhead.jpa.shop.PurchaseOrderRepository;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.DbBulkhead;
 import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.jpa.shop.Customer;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;

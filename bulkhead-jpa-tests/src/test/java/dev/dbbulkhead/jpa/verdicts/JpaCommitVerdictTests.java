@@ -7,7 +7,7 @@ import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.jpa.JpaTestDatabase;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
-import dev.dbbulkhead.spring.BulkheadTemplate;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -31,7 +31,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * only a JDBC commit failing without a verdict is unknown.
  */
 @DisplayName("Commit verdicts under JpaTransactionManager (Hibernate, Spring Data, real PostgreSQL)")
-class JpaCommitVerdictTests extends AdmittedJpaTest {
+class JpaCommitVerdictTests extends AbstractAdmittedJpaTests {
 
     @Autowired
     @Qualifier("plain")

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dbbulkhead.jpa.shop.Customer;
-import dev.dbbulkhead.spring.BulkheadTemplate;
-import dev.dbbulkhead.spring.DeadlineExceededException;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import dev.dbbulkhead.transaction.DeadlineExceededException;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.Session;
 import org.junit.jupiter.api.DisplayName;
@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * transaction, and a deadline never lengthens a shorter transaction timeout.
  */
 @DisplayName("Limits of admitted transactions under JpaTransactionManager (Hibernate, real PostgreSQL)")
-class JpaTransactionLimitsTests extends AdmittedJpaTest {
+class JpaTransactionLimitsTests extends AbstractAdmittedJpaTests {
 
     @Autowired
     @Qualifier("statement")

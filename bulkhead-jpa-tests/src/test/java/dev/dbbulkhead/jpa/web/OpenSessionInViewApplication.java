@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.JpaTestApplication;
 import dev.dbbulkhead.jpa.JpaTestDatabase;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.jpa.shop.CustomerRepository;
 import dev.dbbulkhead.jpa.shop.PurchaseOrder;
 import dev.dbbulkhead.jpa.shop.PurchaseOrderRepository;
-import dev.dbbulkhead.spring.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -123,7 +123,7 @@ abstract class OpenSessionInViewApplication {
         return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
     }
 
-    /** The admitted entries: a non-transactional service, as the README asks. */
+    /** The admitted entries: a non-transactional service, as docs/reference/concepts.md asks. */
     @Service
     static class Catalogue {
 

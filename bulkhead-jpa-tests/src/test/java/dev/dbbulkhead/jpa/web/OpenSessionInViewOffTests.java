@@ -29,7 +29,7 @@ class OpenSessionInViewOffTests extends OpenSessionInViewApplication {
                 .isNotEmpty().doesNotContain("OPEN_SESSION_IN_VIEW");
     }
 
-    /** The measurement of the README, both ways of writing the controller. */
+    /** The measurement of docs/how-to/jpa-and-open-session-in-view.md, both ways of writing the controller. */
     @Test
     void underLoadThePoolNeverHasMoreActiveConnectionsThanTheGatesAdmit() throws Exception {
         long id = catalogue.place("grace", "lamp", 1);

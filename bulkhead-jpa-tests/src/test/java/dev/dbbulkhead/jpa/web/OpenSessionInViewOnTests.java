@@ -28,7 +28,7 @@ class OpenSessionInViewOnTests extends OpenSessionInViewApplication {
                 .contains("openEntityManagerInViewInterceptor", "spring.jpa.open-in-view=false");
     }
 
-    /** The measurement of the README: lazy associations serialised after the method returned. */
+    /** The measurement of docs/how-to/jpa-and-open-session-in-view.md: lazy associations serialised after the method returned. */
     @Test
     void underLoadEveryRequestIsAnsweredAndTheHighestActiveCountIsWrittenDown() throws Exception {
         long id = catalogue.place("grace", "lamp", 1);

@@ -1,5 +1,7 @@
 package dev.dbbulkhead.sample.load;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,14 +26,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Offers the running sample more than its database can take, over real HTTP from virtual-thread clients, and
- * prints per workload what happened. Two phases of equal length: {@code orders} alone at a steady rate, then the
- * same {@code orders} traffic while {@code reports} floods — so the table shows whether the flood starves orders.
+ * Offers the running sample more than its database can take, over real HTTP, and prints per workload what
+ * happened. Two phases of equal length: {@code orders} alone at a steady rate, then the same {@code orders} traffic
+ * while {@code reports} floods — so the table shows whether the flood starves orders.
  *
- * <p>Needs only a JDK: {@code java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java
- * [baseUrl] [secondsPerPhase] [ordersPerSecond] [reportsPerSecond]}. Bounded in time: each phase offers for its
- * seconds, then waits at most 15 s for answers; a five-second warm-up at a quarter of the orders rate comes first
- * and is not reported.
+ * <p>Needs only a JDK 17 or newer, run as a single source file: {@code java
+ * sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java [baseUrl] [secondsPerPhase]
+ * [ordersPerSecond] [reportsPerSecond]} ({@code --help} prints this usage). Bounded in time: each phase offers for
+ * its seconds, then waits at most 15 s for answers; a five-second warm-up at a quarter of the orders rate comes
+ * first and is not reported.
+ *
+ * <p>On Java 21 or newer every request runs on a virtual thread of its own; on Java 17 on a platform thread of its
+ * own (a thread per request in flight, as many as the rates and the 10 s request timeout allow). Virtual threads
+ * are reached by reflection, so that the file compiles and runs on Java 17 too.
  */
 public final class LoadCommand {
 
@@ -38,6 +46,12 @@ public final class LoadCommand {
     private static final Pattern GAUGE_VALUE = Pattern.compile("\"statistic\"\\s*:\\s*\"VALUE\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.]+)");
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(15);
     private static final List<String> GATE_REASONS = List.of("ADMISSION_FULL", "QUEUE_TIMEOUT", "INTERRUPTED");
+    private static final String USAGE = "usage: java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java"
+            + " [baseUrl] [secondsPerPhase] [ordersPerSecond] [reportsPerSecond]%n"
+            + "  baseUrl           the running sample (default http://localhost:8080)%n"
+            + "  secondsPerPhase   length of each of the two phases (default 10)%n"
+            + "  ordersPerSecond   orders offered per second in both phases (default 40)%n"
+            + "  reportsPerSecond  reports offered per second in the second phase (default 100)%n";
 
     private final HttpClient http;
     private final String baseUrl;
@@ -45,14 +59,27 @@ public final class LoadCommand {
     private LoadCommand(String baseUrl) {
         this.baseUrl = baseUrl;
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(5)).executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+                .connectTimeout(Duration.ofSeconds(5)).executor(Threads.perTaskExecutor()).build();
     }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.printf(USAGE);
+            return;
+        }
         String baseUrl = args.length > 0 ? args[0] : "http://localhost:8080";
-        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-        int ordersPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 40;
-        int reportsPerSecond = args.length > 3 ? Integer.parseInt(args[3]) : 100;
+        int seconds;
+        int ordersPerSecond;
+        int reportsPerSecond;
+        try {
+            seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+            ordersPerSecond = args.length > 2 ? Integer.parseInt(args[2]) : 40;
+            reportsPerSecond = args.length > 3 ? Integer.parseInt(args[3]) : 100;
+        } catch (NumberFormatException notANumber) {
+            System.err.printf("not a whole number: %s%n" + USAGE, notANumber.getMessage());
+            System.exit(2);
+            return;
+        }
         LoadCommand load = new LoadCommand(baseUrl);
         System.out.printf("Offering %d orders/s for %d s, then the same with %d reports/s (each report holds a"
                 + " connection for 200 ms: the reports gate takes 2 at a time, about 10/s)%n%n",
@@ -60,7 +87,7 @@ public final class LoadCommand {
         // A gentle warm-up, not reported: a cold JVM would otherwise be measured, not the gates.
         load.run("warm-up", 5, Map.of("orders", Math.max(1, ordersPerSecond / 4), "reports", 2));
         PoolWatcher watcher = load.new PoolWatcher();
-        Thread watching = Thread.ofVirtual().start(watcher);
+        Thread watching = Threads.start(watcher);
         Phase alone = load.run("orders alone", seconds, Map.of("orders", ordersPerSecond));
         Phase flooded = load.run("orders + reports flood", seconds,
                 Map.of("orders", ordersPerSecond, "reports", reportsPerSecond));
@@ -73,8 +100,9 @@ public final class LoadCommand {
     private Phase run(String name, int seconds, Map<String, Integer> ratesPerSecond) throws InterruptedException {
         Phase phase = new Phase(name);
         List<Thread> offerers = new ArrayList<>();
-        try (ExecutorService requests = Executors.newVirtualThreadPerTaskExecutor()) {
-            ratesPerSecond.forEach((workload, rate) -> offerers.add(Thread.ofVirtual().start(() -> {
+        ExecutorService requests = Threads.perTaskExecutor();
+        try {
+            ratesPerSecond.forEach((workload, rate) -> offerers.add(Threads.start(() -> {
                 Stats stats = phase.stats(workload);
                 long interval = TimeUnit.SECONDS.toNanos(1) / rate;
                 long start = System.nanoTime();
@@ -90,6 +118,12 @@ public final class LoadCommand {
             }
             requests.shutdown();
             if (!requests.awaitTermination(DRAIN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                requests.shutdownNow();
+            }
+        } finally {
+            // What ExecutorService.close() does on Java 19+: every request has ended before the phase is reported.
+            requests.shutdown();
+            while (!requests.awaitTermination(1, TimeUnit.SECONDS)) {
                 requests.shutdownNow();
             }
         }
@@ -227,6 +261,81 @@ public final class LoadCommand {
 
         int highest() {
             return highest.get();
+        }
+    }
+
+    /**
+     * Virtual threads on Java 21 or newer, platform threads on Java 17: reached by reflection, so that this file
+     * compiles with {@code --release 17}.
+     */
+    private static final class Threads {
+
+        private static final Method NEW_VIRTUAL_THREAD_PER_TASK_EXECUTOR = method(Executors.class,
+                "newVirtualThreadPerTaskExecutor");
+        private static final Method OF_VIRTUAL = method(Thread.class, "ofVirtual");
+        private static final Method START_VIRTUAL = startMethod();
+        private static final AtomicInteger PLATFORM_THREADS = new AtomicInteger();
+
+        private Threads() {
+        }
+
+        /** A new thread per task: virtual on Java 21+, else daemon platform threads that are not pooled for long. */
+        static ExecutorService perTaskExecutor() {
+            if (NEW_VIRTUAL_THREAD_PER_TASK_EXECUTOR != null) {
+                return (ExecutorService) invoke(NEW_VIRTUAL_THREAD_PER_TASK_EXECUTOR, null);
+            }
+            return Executors.newCachedThreadPool(platformThreads());
+        }
+
+        /** Starts the task on a new thread: virtual on Java 21+, else a daemon platform thread. */
+        static Thread start(Runnable task) {
+            if (OF_VIRTUAL != null && START_VIRTUAL != null) {
+                return (Thread) invoke(START_VIRTUAL, invoke(OF_VIRTUAL, null), task);
+            }
+            Thread thread = platformThreads().newThread(task);
+            thread.start();
+            return thread;
+        }
+
+        private static ThreadFactory platformThreads() {
+            return task -> {
+                Thread thread = new Thread(task, "load-" + PLATFORM_THREADS.incrementAndGet());
+                thread.setDaemon(true);
+                return thread;
+            };
+        }
+
+        private static Method method(Class<?> type, String name, Class<?>... parameters) {
+            try {
+                return type.getMethod(name, parameters);
+            } catch (NoSuchMethodException beforeJava21) {
+                return null;
+            }
+        }
+
+        private static Method startMethod() {
+            try {
+                return method(Class.forName("java.lang.Thread$Builder"), "start", Runnable.class);
+            } catch (ClassNotFoundException beforeJava21) {
+                return null;
+            }
+        }
+
+        private static Object invoke(Method method, Object target, Object... arguments) {
+            try {
+                return method.invoke(target, arguments);
+            } catch (IllegalAccessException unexpected) {
+                throw new IllegalStateException(unexpected);
+            } catch (InvocationTargetException failed) {
+                Throwable cause = failed.getCause();
+                if (cause instanceof RuntimeException) {
+                    throw (RuntimeException) cause;
+                }
+                if (cause instanceof Error) {
+                    throw (Error) cause;
+                }
+                throw new IllegalStateException(cause);
+            }
         }
     }
 }

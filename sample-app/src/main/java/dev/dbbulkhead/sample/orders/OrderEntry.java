@@ -1,6 +1,6 @@
 package dev.dbbulkhead.sample.orders;
 
-import dev.dbbulkhead.DbBulkhead;
+import dev.dbbulkhead.annotation.DbBulkhead;
 import java.util.Optional;
 import org.springframework.stereotype.Service;
 

@@ -1,0 +1,72 @@
+package dev.dbbulkhead.benchmarks.pathcost;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.observation.BulkheadObservations;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Each application of the user-path benchmark starts, and a call through it commits its row. Never how fast. */
+class UserPathSmokeTests {
+
+    private static final int ACCOUNT = 42;
+
+    @ParameterizedTest
+    @EnumSource(UserPath.class)
+    @Timeout(value = 2, unit = TimeUnit.MINUTES)
+    void aCallThroughEachPathCommitsItsRow(UserPath path) throws SQLException {
+        BenchDatabase database = BenchDatabase.create();
+
+        try (PathApplication application = PathApplication.start(path, database.database())) {
+            AtomicInteger resilience4jPermits = countResilience4jPermits(path, application);
+
+            assertThat(application.credit(ACCOUNT)).isEqualTo(1);
+            assertThat(application.credit(ACCOUNT)).isEqualTo(2);
+
+            MeterRegistry meters = application.bean(MeterRegistry.class);
+            boolean gated = path == UserPath.DB_BULKHEAD;
+            assertThat(meters.find("db.bulkhead.admitted").counters()).as("gate admissions")
+                    .extracting(Counter::count).containsExactlyElementsOf(gated ? List.of(2.0) : List.of());
+            assertThat(meters.find(BulkheadObservations.EXECUTION).timers()).as("observed executions")
+                    .extracting(Timer::count).containsExactlyElementsOf(gated ? List.of(2L) : List.of());
+            assertThat(resilience4jPermits).as("Resilience4j permits")
+                    .hasValue(path == UserPath.RESILIENCE4J ? 2 : 0);
+        }
+
+        assertThat(committedBalance(database, ACCOUNT)).as("balance seen by another connection").isEqualTo(2);
+    }
+
+    /** Counts the calls Resilience4j's bulkhead lets through, on the path that has one. */
+    private static AtomicInteger countResilience4jPermits(UserPath path, PathApplication application) {
+        AtomicInteger permits = new AtomicInteger();
+        if (path == UserPath.RESILIENCE4J) {
+            application.bean(BulkheadRegistry.class).bulkhead("orders").getEventPublisher()
+                    .onCallPermitted(permitted -> permits.incrementAndGet());
+        }
+        return permits;
+    }
+
+    private static long committedBalance(BenchDatabase database, int account) throws SQLException {
+        try (Connection connection = database.database().connect();
+             PreparedStatement select = connection.prepareStatement("SELECT balance FROM account WHERE id = ?")) {
+            select.setInt(1, account);
+            try (ResultSet balance = select.executeQuery()) {
+                assertThat(balance.next()).isTrue();
+                return balance.getLong(1);
+            }
+        }
+    }
+}

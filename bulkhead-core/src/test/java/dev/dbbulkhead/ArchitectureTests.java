@@ -1,0 +1,53 @@
+package dev.dbbulkhead;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The core is mechanism only and JDK only: no framework reaches into it, so it serves every form and every
+ * framework, and a plain-JDBC application depends on it alone.
+ */
+class ArchitectureTests {
+
+    private static JavaClasses coreClasses;
+
+    @BeforeAll
+    static void importTheCoreModule() {
+        coreClasses = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages("dev.dbbulkhead");
+    }
+
+    @Test
+    void theWholeCoreDependsOnTheJdkAndOnJSpecifysAnnotationsOnly() {
+        classes()
+                .should().onlyDependOnClassesThat().resideInAnyPackage("dev.dbbulkhead..", "java..", "javax.sql..",
+                        "org.jspecify.annotations..")
+                .because("the core runs with nothing but the JDK on the class path")
+                .check(coreClasses);
+    }
+
+    @Test
+    void theGateKnowsNothingOfJdbcOrOfTheFormsBuiltOnIt() {
+        noClasses()
+                .that().resideInAPackage("dev.dbbulkhead.gate..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.sql..", "javax.sql..",
+                        "dev.dbbulkhead.jdbc..", "dev.dbbulkhead.limit..", "dev.dbbulkhead.fleet..")
+                .because("the gate is the mechanism; the limit, the JDBC form and the fleet build on it, not the"
+                        + " other way round")
+                .check(coreClasses);
+    }
+
+    @Test
+    void noTwoPackagesOfTheCoreDependOnEachOther() {
+        slices().matching("dev.dbbulkhead.(**)").should().beFreeOfCycles().check(coreClasses);
+    }
+}

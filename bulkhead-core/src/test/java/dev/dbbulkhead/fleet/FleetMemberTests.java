@@ -1,0 +1,189 @@
+package dev.dbbulkhead.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The member's own rules, on a clock the test moves: it beats and checks its lease only when told to. */
+class FleetMemberTests {
+
+    private static final Duration HEARTBEAT = Duration.ofSeconds(1);
+    private static final Duration LEASE_TTL = Duration.ofSeconds(10);
+    private static final int FLOOR = 2;
+
+    private final AtomicLong clock = new AtomicLong(1_000);
+    private final List<String> events = new ArrayList<>();
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private Function<LeaseRequest, Lease> answer;
+
+    private final FleetCoordinator coordinator = new FleetCoordinator() {
+        @Override
+        public Lease renew(LeaseRequest request) {
+            events.add("renew in use " + request.connectionsInUse());
+            return answer.apply(request);
+        }
+
+        @Override
+        public void leave(String memberId) {
+            events.add("leave");
+        }
+    };
+
+    private final ShareTarget target = connections -> {
+        events.add("apply " + connections);
+        return true;
+    };
+
+    private final FleetMember member = new FleetMember(coordinator,
+            new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL), List.of(target), scheduler, clock::get);
+
+    @AfterEach
+    void shutDown() {
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void anUnreachableCoordinatorLeavesTheShareInUseUntilTheLeaseWouldHaveExpiredThenTheFloor() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        assertThat(member.snapshot().applied()).isEqualTo(8);
+
+        answer = request -> {
+            throw new FleetUnavailableException("down", new SQLException("connection refused"));
+        };
+        long validUntil = 1_000 + LEASE_TTL.toNanos() - 2 * member.settings().leaseCheck().toNanos();
+        clock.set(validUntil - 1);
+        member.heartbeat();
+        member.checkLease();
+        assertThat(member.snapshot().applied()).as("share kept while the lease lasts").isEqualTo(8);
+        assertThat(member.snapshot().lastFailure()).contains("down");
+
+        clock.set(validUntil);
+        member.checkLease();
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LAPSED);
+        assertThat(member.snapshot().applied()).as("fallen to the floor").isEqualTo(FLOOR);
+
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        assertThat(member.snapshot().applied()).as("grows again with a new grant").isEqualTo(8);
+    }
+
+    @Test
+    void aLoweredTargetIsAppliedBeforeTheShareIsGivenBack() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        events.clear();
+
+        answer = request -> request.connectionsInUse() >= 8 ? lease(8, 3) : lease(request.connectionsInUse(), 3);
+        member.heartbeat();
+
+        assertThat(events).containsExactly("renew in use 8", "apply 3", "renew in use 3");
+        assertThat(member.snapshot().granted()).isEqualTo(3);
+    }
+
+    @Test
+    void aMemberWhoseTransactionsOutlastTheHeartbeatGivesBackWhatItHoldsAndTheRestAtTheNextHeartbeat() {
+        AtomicInteger inUse = new AtomicInteger(8);
+        ShareTarget busyPool = new ShareTarget() {
+            @Override
+            public boolean apply(int connections) {
+                events.add("apply " + connections);
+                return true;
+            }
+
+            @Override
+            public int connectionsInUse() {
+                // Every look at the pool takes a quarter of a heartbeat: the wait for it to drain must end.
+                clock.addAndGet(HEARTBEAT.toNanos() / 4);
+                return inUse.get();
+            }
+        };
+        FleetMember busy = new FleetMember(coordinator, new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL),
+                List.of(busyPool), scheduler, clock::get);
+        busy.start();
+        answer = request -> lease(8, 8);
+        busy.heartbeat();
+        events.clear();
+        answer = request -> lease(Math.max(3, Math.min(8, request.connectionsInUse())), 3);
+
+        long before = clock.get();
+        busy.heartbeat();
+        assertThat(events).containsExactly("renew in use 8", "apply 3", "renew in use 8");
+        assertThat(busy.snapshot().granted()).as("never below what the pool still holds").isEqualTo(8);
+        assertThat(clock.get() - before).as("waited at least a heartbeat for the pool to drain")
+                .isGreaterThanOrEqualTo(HEARTBEAT.toNanos());
+
+        inUse.set(3);
+        busy.heartbeat();
+        assertThat(busy.snapshot().granted()).as("given back once the transactions let go").isEqualTo(3);
+    }
+
+    @Test
+    void aGrantAboveTheTargetIsNotUsedAndOneBelowTheFloorLeavesTheFloor() {
+        member.start();
+        answer = request -> lease(6, 4);
+        member.heartbeat();
+        assertThat(member.snapshot().applied()).as("never above the target").isEqualTo(4);
+
+        answer = request -> lease(0, 4);
+        member.heartbeat();
+        assertThat(member.snapshot().applied()).as("a newcomer granted nothing yet stays on its floor")
+                .isEqualTo(FLOOR);
+    }
+
+    @Test
+    void aGrantThatArrivesAfterItsLeaseWouldHaveLapsedIsNotUsed() {
+        member.start();
+        answer = request -> {
+            clock.addAndGet(LEASE_TTL.toNanos());
+            return lease(8, 8);
+        };
+        member.heartbeat();
+
+        assertThat(member.snapshot().applied()).isEqualTo(FLOOR);
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.JOINING);
+    }
+
+    @Test
+    void leavingFallsToTheFloorBeforeItGivesTheShareBack() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        events.clear();
+
+        member.stop();
+
+        assertThat(events).containsExactly("apply " + FLOOR, "leave");
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEFT);
+        assertThat(scheduler.cancelled).as("heartbeat and lease check stopped").isEqualTo(2);
+    }
+
+    @Test
+    void aHeartbeatThatRunsAfterTheMemberLeftRenewsNothing() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        member.stop();
+        events.clear();
+
+        // A heartbeat already under way when stop() cancelled its task gets the renewal lock after the goodbye.
+        member.heartbeat();
+
+        assertThat(events).as("nothing renewed after the share was given back").isEmpty();
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEFT);
+    }
+
+    private static Lease lease(int granted, int target) {
+        return new Lease(granted, target, 12, List.of());
+    }
+}

@@ -1,0 +1,109 @@
+package dev.dbbulkhead.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/** The pure policies: the fair split, the settlement of a grant, the split over gates and the ceiling seam. */
+class FleetPolicyTests {
+
+    private static FairShares.Claim claim(int weight, int demand) {
+        return new FairShares.Claim(weight, demand);
+    }
+
+    @Test
+    void equalClaimsSplitEquallyAndTheRemainderGoesToTheFirst() {
+        assertThat(FairShares.split(12, List.of(claim(1, 10), claim(1, 10), claim(1, 10)))).containsExactly(4, 4, 4);
+        assertThat(FairShares.split(36, IntStream.range(0, 8).mapToObj(i -> claim(1, 10)).toList()))
+                .containsExactly(5, 5, 5, 5, 4, 4, 4, 4);
+    }
+
+    @Test
+    void weightsSplitInProportionAndWhatOneCannotUseGoesToTheOthers() {
+        assertThat(FairShares.split(12, List.of(claim(2, 20), claim(1, 20)))).containsExactly(8, 4);
+        assertThat(FairShares.split(12, List.of(claim(1, 2), claim(1, 20)))).containsExactly(2, 10);
+        assertThat(FairShares.split(40, List.of(claim(1, 10), claim(1, 10)))).containsExactly(10, 10);
+    }
+
+    @Test
+    void theSharesNeverAddUpToMoreThanTheTotal() {
+        for (int total = 0; total < 50; total++) {
+            for (int members = 1; members < 9; members++) {
+                int[] shares = FairShares.split(total, IntStream.range(0, members)
+                        .mapToObj(i -> claim(1 + i % 3, 3 + 2 * i)).toList());
+                assertThat(IntStream.of(shares).sum()).as("%d among %d", total, members).isLessThanOrEqualTo(total);
+            }
+        }
+    }
+
+    @Test
+    void aNewcomerGetsOnlyWhatNoUnexpiredLeaseHolds() {
+        LeaseRequest newcomer = new LeaseRequest("c", 1, 10, 2, Duration.ofSeconds(1));
+        List<ShareSettlement.Holder> holders = List.of(new ShareSettlement.Holder("a", 1, 10, 6),
+                new ShareSettlement.Holder("b", 1, 10, 6));
+
+        assertThat(ShareSettlement.settle(12, holders, newcomer, 0)).isEqualTo(new ShareSettlement.Settled(0, 4));
+        assertThat(ShareSettlement.settle(12, List.of(new ShareSettlement.Holder("a", 1, 10, 4),
+                new ShareSettlement.Holder("b", 1, 10, 6)), newcomer, 0)).isEqualTo(new ShareSettlement.Settled(2, 4));
+    }
+
+    @Test
+    void aShrinkingMemberGivesBackNoMoreThanItHasLetGoOf() {
+        List<ShareSettlement.Holder> others = List.of(new ShareSettlement.Holder("b", 1, 10, 4),
+                new ShareSettlement.Holder("c", 1, 10, 0));
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 8, Duration.ofSeconds(1)), 8))
+                .as("still using 8").isEqualTo(new ShareSettlement.Settled(8, 4));
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 5, Duration.ofSeconds(1)), 8))
+                .as("draining, 5 still held").isEqualTo(new ShareSettlement.Settled(5, 4));
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 4, Duration.ofSeconds(1)), 8))
+                .as("shrunk").isEqualTo(new ShareSettlement.Settled(4, 4));
+    }
+
+    @Test
+    void theGatesGetTheirConfiguredProportionsAtLeastOneEachNeverAboveTheirB() {
+        GateShares shares = new GateShares(List.of(ceiling("orders", 6), ceiling("reports", 4)));
+
+        assertThat(shares.split(5)).containsExactly(3, 2);
+        assertThat(shares.split(2)).containsExactly(1, 1);
+        assertThat(shares.split(40)).containsExactly(6, 4);
+        assertThat(shares.apply(1)).as("fewer connections than workloads").isFalse();
+        assertThat(shares.ceilings()).extracting(ConcurrencyCeiling::ceiling).containsExactly(1, 1);
+    }
+
+    @Test
+    void theGateRunsWithTheSmallerOfWhatIsRequestedAndTheCeilingWhicheverChangesLast() {
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8).build());
+        ConcurrencyCeiling ceiling = new ConcurrencyCeiling(gate);
+
+        ceiling.limitTo(3);
+        assertThat(gate.config().maxConcurrent()).isEqualTo(3);
+        ceiling.request(12);
+        assertThat(gate.config().maxConcurrent()).as("a larger request stays capped").isEqualTo(3);
+        ceiling.limitTo(ConcurrencyCeiling.NONE);
+        assertThat(gate.config().maxConcurrent()).as("the cap lifted, the last request applies").isEqualTo(12);
+        ceiling.request(2);
+        ceiling.limitTo(5);
+        assertThat(gate.config().maxConcurrent()).isEqualTo(2);
+        assertThatIllegalArgumentException().isThrownBy(() -> ceiling.request(0)).withMessageContaining("was 0");
+        assertThat(ceiling.requested()).isEqualTo(2);
+    }
+
+    @Test
+    void settingsRefuseALeaseShorterThanTwoHeartbeatsAndAFloorAboveThePool() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("m", 1, 10, 2,
+                Duration.ofSeconds(1), Duration.ofMillis(1500))).withMessageContaining("at least two heartbeats");
+        assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("m", 1, 10, 11,
+                Duration.ofSeconds(1), Duration.ofSeconds(5))).withMessageContaining("floor must be between 1 and");
+    }
+
+    private static ConcurrencyCeiling ceiling(String workload, int maxConcurrent) {
+        return new ConcurrencyCeiling(new AdmissionGate(workload, GateConfig.builder()
+                .maxConcurrent(maxConcurrent).build()));
+    }
+}

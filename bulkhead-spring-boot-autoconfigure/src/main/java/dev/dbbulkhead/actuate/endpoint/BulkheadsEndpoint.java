@@ -1,0 +1,334 @@
+package dev.dbbulkhead.actuate.endpoint;
+
+import dev.dbbulkhead.budget.BudgetFinding;
+import dev.dbbulkhead.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.budget.PoolSettings;
+import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetMemberState;
+import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.limit.AdaptiveLimit;
+import dev.dbbulkhead.limit.LimitSnapshot;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * The {@code dbbulkheads} actuator endpoint: every workload's limits, state and totals next to its pool, and a
+ * write operation that resizes a workload at run time. Writes need {@code management.endpoint.dbbulkheads.access
+ * =unrestricted}; by default the endpoint is read-only.
+ */
+@Endpoint(id = BulkheadsEndpoint.ID, defaultAccess = Access.READ_ONLY)
+public class BulkheadsEndpoint {
+
+    /** The endpoint id. */
+    public static final String ID = "dbbulkheads";
+
+    private final BulkheadRegistry registry;
+    private final WorkloadTotals totals;
+    private final ListableBeanFactory beanFactory;
+    private final ObjectProvider<ConnectionBudgetCheck> budgetCheck;
+    private final @Nullable ObjectProvider<FleetMembership> fleet;
+    private final AdaptiveLimits adaptiveLimits;
+
+    /** An endpoint of workloads whose B is fixed. */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck) {
+        this(registry, totals, beanFactory, budgetCheck, null, new AdaptiveLimits());
+    }
+
+    /**
+     * @param fleet          this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits the adaptive limits to show, and to protect from resizes
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits) {
+        this.registry = registry;
+        this.totals = totals;
+        this.beanFactory = beanFactory;
+        this.budgetCheck = budgetCheck;
+        this.fleet = fleet;
+        this.adaptiveLimits = adaptiveLimits;
+    }
+
+    /** Every workload, in the registry's order. */
+    @ReadOperation
+    public BulkheadsDescriptor bulkheads() {
+        Map<String, WorkloadDescriptor> workloads = new LinkedHashMap<>();
+        for (String name : registry.names()) {
+            workloads.put(name, describe(registry.template(name)));
+        }
+        return new BulkheadsDescriptor(workloads, budget(), fleet());
+    }
+
+    /** One workload; none (HTTP 404) for an unknown name. */
+    @ReadOperation
+    public @Nullable WorkloadDescriptor workload(@Selector String name) {
+        return registry.find(name).map(this::describe).orElse(null);
+    }
+
+    /**
+     * Changes B and/or Q of a workload without blocking: growing takes effect at once; shrinking lets running
+     * operations finish while new admissions obey the new limits. A limit left out keeps its value. The B of an
+     * adaptive workload is learnt, not set: only its Q may be resized. None for an unknown name:
+     * {@link BulkheadsEndpointWebExtension} answers it with HTTP 404, as a read does.
+     */
+    @WriteOperation
+    public @Nullable WorkloadDescriptor resize(@Selector String name, @Nullable Integer maxConcurrent,
+                                     @Nullable Integer maxQueued) {
+        BulkheadTemplate template = registry.find(name).orElse(null);
+        if (template == null) {
+            return null;
+        }
+        if (maxConcurrent == null && maxQueued == null) {
+            throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
+                    "nothing to resize");
+        }
+        if (maxConcurrent != null && adaptiveLimits.find(name).isPresent()) {
+            throw new InvalidEndpointRequestException("The B of workload '" + name + "' is adaptive: it is learnt"
+                    + " between limit.min-concurrent and limit.max-concurrent; resize maxQueued (Q) only, or set"
+                    + " limit.mode=fixed", "adaptive B");
+        }
+        try {
+            // A limit left out is kept as it is at the moment of the change, not as it was read before it.
+            Optional<ConcurrencyCeiling> ceiling = membership().flatMap(member -> member.ceiling(name));
+            if (maxConcurrent != null && ceiling.isPresent()) {
+                // A fleet-coordinated B is requested through its ceiling, so that the fleet share still caps it.
+                ceiling.get().request(maxConcurrent);
+                if (maxQueued != null) {
+                    template.gate().resizeQueued(maxQueued);
+                }
+            } else if (maxQueued == null) {
+                template.gate().resizeConcurrent(maxConcurrent);
+            } else if (maxConcurrent == null) {
+                template.gate().resizeQueued(maxQueued);
+            } else {
+                template.resize(maxConcurrent, maxQueued);
+            }
+        } catch (IllegalArgumentException outOfRange) {
+            throw new InvalidEndpointRequestException(outOfRange.getMessage(), outOfRange.getMessage());
+        }
+        return describe(template);
+    }
+
+    private WorkloadDescriptor describe(BulkheadTemplate template) {
+        AdmissionGate gate = template.gate();
+        GateConfig config = gate.config();
+        return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(), gate.active(),
+                gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
+                adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
+                QueueDescriptor.of(gate));
+    }
+
+    private static LimitDescriptor adaptive(AdaptiveLimit limit) {
+        LimitSnapshot state = limit.snapshot();
+        return new LimitDescriptor("adaptive", limit.config().minConcurrent(), limit.config().maxConcurrent(),
+                new LearntDescriptor(state.learnt(), state.limit(), holdTime(state.noLoadNanos()),
+                        holdTime(state.observedNanos()), state.probing()));
+    }
+
+    private static @Nullable String holdTime(long nanos) {
+        return nanos == 0 ? null : Duration.ofNanos(nanos).toString();
+    }
+
+    private @Nullable PoolDescriptor pool(BulkheadTemplate template) {
+        DataSource dataSource = template.dataSource().orElse(null);
+        if (dataSource == null) {
+            return null;
+        }
+        String beanName = beanFactory.getBeansOfType(DataSource.class, false, false).entrySet().stream()
+                .filter(bean -> bean.getValue() == dataSource).map(Map.Entry::getKey).findFirst().orElse(null);
+        return PoolSettings.of(dataSource)
+                .map(limits -> new PoolDescriptor(beanName, limits.name(), limits.maximumPoolSize(),
+                        limits.connectionTimeout().toString()))
+                .orElseGet(() -> new PoolDescriptor(beanName, null, null, null));
+    }
+
+    private Optional<FleetMembership> membership() {
+        return fleet == null ? Optional.empty() : Optional.ofNullable(fleet.getIfAvailable());
+    }
+
+    private @Nullable FleetDescriptor fleet() {
+        return membership().map(member -> FleetDescriptor.of(member.snapshot(), member.ceilings())).orElse(null);
+    }
+
+    private @Nullable BudgetDescriptor budget() {
+        ConnectionBudgetCheck check = budgetCheck.getIfAvailable();
+        return check == null ? null : check.report()
+                .map(report -> new BudgetDescriptor(report.findings(), report.fleets().stream()
+                        .map(fleet -> fleet.arithmetic() + " (" + fleet.server() + ")").toList()))
+                .orElse(null);
+    }
+
+    /**
+     * All workloads by name, and the connection budget checked at start-up.
+     *
+     * @param workloads every workload
+     * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
+     * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
+     */
+    public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget, @Nullable FleetDescriptor fleet)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * This instance in the fleet, as of its last renewal.
+     *
+     * @param memberId    its id in the fleet's table
+     * @param status      joining, leased, lapsed (coordinator unreachable past the lease) or left
+     * @param connections the connections it applies now (its pool's maximum, its gates' B added up)
+     * @param granted     what its lease grants
+     * @param target      its fair share, which it grows or shrinks to
+     * @param budget      the connections the whole fleet may use
+     * @param canServe    false when fewer connections than workloads leave a gate without one
+     * @param leaseLeft   how long its lease stays valid by its own reckoning (ISO-8601)
+     * @param lastFailure why the last renewal failed; null when it succeeded
+     * @param ceilings    each coordinated workload's cap on B from the share
+     * @param members     every member with an unexpired lease
+     */
+    public record FleetDescriptor(String memberId, String status, int connections, int granted, int target, int budget,
+                        boolean canServe, String leaseLeft, @Nullable String lastFailure,
+                        Map<String, Integer> ceilings, List<MemberDescriptor> members) {
+
+        static FleetDescriptor of(FleetMember.Snapshot snapshot, Map<String, ConcurrencyCeiling> ceilings) {
+            Map<String, Integer> caps = new LinkedHashMap<>();
+            ceilings.forEach((workload, ceiling) -> caps.put(workload, ceiling.ceiling()));
+            return new FleetDescriptor(snapshot.memberId(), snapshot.status().name().toLowerCase(Locale.ROOT),
+                    snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.canServe(),
+                    snapshot.leaseLeft().toString(), snapshot.lastFailure(), caps,
+                    snapshot.members().stream().map(MemberDescriptor::of).toList());
+        }
+    }
+
+    /**
+     * A member of the fleet as the coordinator saw it at this instance's last renewal.
+     *
+     * @param memberId  its id
+     * @param weight    its weight in the split
+     * @param demand    the most connections it can use (its pool's configured maximum)
+     * @param granted   what its lease grants
+     * @param target    its fair share at its last renewal
+     * @param leaseAge  time since its last renewal (ISO-8601)
+     * @param leaseLeft time until its lease expires (ISO-8601)
+     */
+    public record MemberDescriptor(String memberId, int weight, int demand, int granted, int target, String leaseAge,
+                         String leaseLeft) {
+
+        static MemberDescriptor of(FleetMemberState state) {
+            return new MemberDescriptor(state.memberId(), state.weight(), state.demand(), state.granted(), state.target(),
+                    state.leaseAge().toString(), state.leaseLeft().toString());
+        }
+    }
+
+    /**
+     * The connection budget, checked with the start-up check's rules against the limits as they are now.
+     *
+     * @param findings what does not add up (empty when everything does)
+     * @param fleet    the fleet arithmetic of each database server, when {@code db.bulkhead.fleet.max-instances}
+     *                 is set; empty otherwise
+     */
+    public record BudgetDescriptor(List<BudgetFinding> findings, List<String> fleet) {
+    }
+
+    /**
+     * One workload.
+     *
+     * @param maxConcurrent B, execution permits
+     * @param maxQueued     Q, admissions beyond B
+     * @param queueWait     the longest wait for an execution permit (ISO-8601)
+     * @param active        operations holding an execution permit now
+     * @param waiting       operations admitted and waiting now
+     * @param admitted      operations that got an execution permit since start-up
+     * @param rejected      rejections since start-up by reason: full, timeout, interrupted
+     * @param pool          the data source the workload's transactions use; null when its transaction manager
+     *                      does not name one
+     * @param limit         how B is chosen, and what an adaptive limit has learnt
+     * @param queue         how waiting operations are served, and how often the CoDel discipline shed
+     */
+    public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
+                           long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool, LimitDescriptor limit, QueueDescriptor queue)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * How a workload's waiting operations are served.
+     *
+     * @param discipline  {@code fifo} or {@code codel}
+     * @param targetDelay the CoDel discipline's target delay (ISO-8601)
+     * @param interval    the CoDel discipline's interval (ISO-8601)
+     * @param standing    whether the CoDel discipline judges the queue standing now (newest first, shedding);
+     *                    always false under fifo
+     * @param shed        waiters refused because the queue stood, since start-up; each also counted in
+     *                    {@code rejected.timeout}
+     */
+    public record QueueDescriptor(String discipline, String targetDelay, String interval, boolean standing, long shed) {
+
+        static QueueDescriptor of(AdmissionGate gate) {
+            GateConfig config = gate.config();
+            return new QueueDescriptor(config.queueDiscipline().name().toLowerCase(Locale.ROOT),
+                    config.queueTargetDelay().toString(), config.queueInterval().toString(), gate.queueStanding(),
+                    gate.shedCount());
+        }
+    }
+
+    /**
+     * How a workload's B is chosen.
+     *
+     * @param mode          {@code fixed} or {@code adaptive}
+     * @param minConcurrent the floor of an adaptive B; null when fixed
+     * @param maxConcurrent the ceiling of an adaptive B; null when fixed
+     * @param learnt        what an adaptive limit has learnt; null when fixed
+     */
+    public record LimitDescriptor(String mode, @Nullable Integer minConcurrent, @Nullable Integer maxConcurrent,
+                        @Nullable LearntDescriptor learnt) {
+
+        /** The limit of a workload whose B is fixed. */
+        public static final LimitDescriptor FIXED = new LimitDescriptor("fixed", null, null, null);
+    }
+
+    /**
+     * What an adaptive limit has learnt. B in force is the workload's {@code maxConcurrent}: the floor while the
+     * no-load hold time is measured, else {@code concurrent}.
+     *
+     * @param concurrent       the learnt B
+     * @param limit            the learnt B before rounding to whole operations
+     * @param noLoadHoldTime   the median hold time measured at the floor (ISO-8601); null before the first probe
+     * @param recentHoldTime   the median hold time of the last window (ISO-8601); null before the first window
+     * @param probing          whether the no-load hold time is being measured now
+     */
+    public record LearntDescriptor(int concurrent, double limit, @Nullable String noLoadHoldTime,
+                         @Nullable String recentHoldTime, boolean probing) {
+    }
+
+    /**
+     * The data source of a workload.
+     *
+     * @param dataSource     its bean name, when it is a bean
+     * @param name           the HikariCP pool name, when it is (or wraps) a HikariCP pool
+     * @param maximumSize    the HikariCP maximum pool size, P
+     * @param connectionTimeout how long the pool's {@code getConnection()} waits (ISO-8601)
+     */
+    public record PoolDescriptor(@Nullable String dataSource, @Nullable String name, @Nullable Integer maximumSize,
+                       @Nullable String connectionTimeout) {
+    }
+}

@@ -1,0 +1,38 @@
+package dev.dbbulkhead.autoconfigure;
+
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The resolution and validation of {@code db.bulkhead.*} values that the auto-configurations of other concerns
+ * (HTTP, fleet) share with this package: a workload's own value, else the defaults', else the built-in one,
+ * refused at start-up under the property that set it. Part of the auto-configuration, not API.
+ */
+public final class ResolvedSettings {
+
+    private ResolvedSettings() {
+    }
+
+    /**
+     * The Retry-After of workload {@code workload}, or of the defaults for a null name, in whole seconds rounded up.
+     *
+     * @throws BulkheadConfigurationException when the value is not above zero, or longer than a day
+     */
+    public static long retryAfterSeconds(@Nullable String workload, BulkheadProperties properties) {
+        return WorkloadSettings.retryAfterSeconds(workload, properties);
+    }
+
+    /**
+     * Applies {@code check} to the value of {@code property}; an {@link IllegalArgumentException} it throws becomes
+     * the start-up failure that names the property, the value and, from the refusal's message, the allowed range.
+     *
+     * @throws BulkheadConfigurationException when {@code check} refuses the value
+     */
+    public static <T extends @Nullable Object, R extends @Nullable Object> R requireValid(String property, T value, Function<T, R> check) {
+        try {
+            return check.apply(value);
+        } catch (IllegalArgumentException refused) {
+            throw BulkheadConfigurationException.invalidProperty(property, value, refused.getMessage());
+        }
+    }
+}

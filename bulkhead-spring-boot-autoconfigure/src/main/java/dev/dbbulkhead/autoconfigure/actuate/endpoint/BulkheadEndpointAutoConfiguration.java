@@ -1,0 +1,51 @@
+package dev.dbbulkhead.autoconfigure.actuate.endpoint;
+
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpointWebExtension;
+import dev.dbbulkhead.actuate.endpoint.WorkloadTotals;
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
+import dev.dbbulkhead.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code dbbulkheads} actuator endpoint, when the actuator is on the class path and the endpoint is exposed. */
+@AutoConfiguration(after = {BulkheadAutoConfiguration.class, BulkheadFleetAutoConfiguration.class})
+@ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
+@ConditionalOnBean(BulkheadRegistry.class)
+@ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
+public final class BulkheadEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WorkloadTotals bulkheadWorkloadTotals() {
+        return new WorkloadTotals();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
+                                        ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
+                                        ObjectProvider<FleetMembership> fleet,
+                                        ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+        return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(BulkheadsEndpoint.class)
+    BulkheadsEndpointWebExtension bulkheadsEndpointWebExtension(BulkheadsEndpoint endpoint) {
+        return new BulkheadsEndpointWebExtension(endpoint);
+    }
+}

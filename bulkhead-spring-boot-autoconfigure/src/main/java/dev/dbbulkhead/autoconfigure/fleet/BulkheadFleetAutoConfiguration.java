@@ -1,0 +1,188 @@
+package dev.dbbulkhead.autoconfigure.fleet;
+
+import com.zaxxer.hikari.HikariConfigMXBean;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.ResolvedSettings;
+import dev.dbbulkhead.budget.ServerConnectionSlots;
+import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.fleet.FleetCoordinator;
+import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetSettings;
+import dev.dbbulkhead.fleet.GateShares;
+import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
+import dev.dbbulkhead.fleet.ShareTarget;
+import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.fleet.support.HikariPoolShare;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.jdbc.DataSourceUnwrapper;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Fleet coordination through the shared PostgreSQL, with {@code db.bulkhead.fleet.coordination=postgres}: this
+ * instance leases a share of {@code db.bulkhead.fleet.connection-budget} and applies it to the primary HikariCP pool
+ * and to the gates of the workloads on it. Off by default; the start-up fleet check is unchanged either way.
+ */
+@AutoConfiguration(after = BulkheadAutoConfiguration.class)
+@ConditionalOnClass(HikariDataSource.class)
+@ConditionalOnBean({BulkheadRegistry.class, DataSource.class})
+@ConditionalOnProperty(prefix = BulkheadProperties.PREFIX + ".fleet", name = "coordination", havingValue = "postgres")
+public final class BulkheadFleetAutoConfiguration {
+
+    private static final String PREFIX = BulkheadProperties.PREFIX + ".fleet.";
+
+    @Bean
+    @ConditionalOnMissingBean
+    FleetConnections dbBulkheadFleetConnections(DataSource dataSource, BulkheadProperties properties) {
+        Timing timing = Timing.of(properties.getFleet());
+        return new FleetConnections(hikari(dataSource), timing.heartbeat(), timing.leaseTtl());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FleetCoordinator dbBulkheadFleetCoordinator(FleetConnections connections, BulkheadProperties properties) {
+        Fleet fleet = properties.getFleet();
+        int budget = fleet.getConnectionBudget() != null
+                ? ResolvedSettings.requireValid(PREFIX + "connection-budget", fleet.getConnectionBudget(),
+                        BulkheadFleetAutoConfiguration::requirePositive)
+                : derivedBudget(connections.dataSource(), fleet.getOtherConnections());
+        return ResolvedSettings.requireValid(PREFIX + "table", fleet.getTable(),
+                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
+            BulkheadRegistry registry, BulkheadProperties properties, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+        HikariDataSource pool = hikari(dataSource);
+        List<ConcurrencyCeiling> ceilings = new ArrayList<>();
+        for (String name : registry.names()) {
+            BulkheadTemplate template = registry.template(name);
+            if (template.dataSource().map(BulkheadFleetAutoConfiguration::unwrapHikari).orElse(null) == pool) {
+                // An adaptive limit resizes the gate itself and would step over the share's ceiling: refused until
+                // the limit requests its B through the ceiling as the endpoint's resize does.
+                if (adaptiveLimits.getIfAvailable(AdaptiveLimits::new).find(name).isPresent()) {
+                    throw BulkheadConfigurationException.invalidProperty(
+                            BulkheadProperties.PREFIX + ".workloads." + name + ".limit.mode", "adaptive",
+                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out must keep"
+                                    + " a fixed B (limit.mode=fixed): the fleet share caps B, and an adaptive limit"
+                                    + " would resize B past it");
+                }
+                ceilings.add(new ConcurrencyCeiling(template.gate()));
+            }
+        }
+        HikariPoolShare poolShare = new HikariPoolShare(pool);
+        FleetSettings settings = settings(properties.getFleet(), memberId(), poolShare.configuredMaximum(),
+                Math.max(1, ceilings.size()));
+        List<ShareTarget> targets = ceilings.isEmpty() ? List.of(poolShare)
+                : List.of(new GateShares(ceilings), poolShare);
+        return new FleetMembership(scheduler -> new FleetMember(coordinator, settings, targets, scheduler), ceilings);
+    }
+
+    /** The fleet meters, when the application has Micrometer. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterBinder.class)
+    static final class FleetMetrics {
+
+        @Bean
+        @ConditionalOnMissingBean
+        FleetMeterBinder dbBulkheadFleetMeterBinder(FleetMembership membership) {
+            return new FleetMeterBinder(membership);
+        }
+    }
+
+    /**
+     * The heartbeat and the lease ttl, each validated under its own property.
+     *
+     * @param heartbeat how often a lease is renewed
+     * @param leaseTtl  how long it lasts unrenewed
+     */
+    private record Timing(Duration heartbeat, Duration leaseTtl) {
+
+        static Timing of(Fleet fleet) {
+            Duration heartbeat = ResolvedSettings.requireValid(PREFIX + "heartbeat", fleet.getHeartbeat(),
+                    value -> new FleetSettings("check", 1, 1, 1, value, value.multipliedBy(2)).heartbeat());
+            Duration leaseTtl = ResolvedSettings.requireValid(PREFIX + "lease-ttl", fleet.getLeaseTtl(),
+                    value -> new FleetSettings("check", 1, 1, 1, heartbeat, value).leaseTtl());
+            return new Timing(heartbeat, leaseTtl);
+        }
+    }
+
+    /** Validates each key under its own name, then builds the settings. */
+    private static FleetSettings settings(Fleet fleet, String memberId, int demand, int defaultFloor) {
+        Timing timing = Timing.of(fleet);
+        Duration heartbeat = timing.heartbeat();
+        Duration leaseTtl = timing.leaseTtl();
+        int weight = ResolvedSettings.requireValid(PREFIX + "weight", fleet.getWeight(),
+                value -> new FleetSettings("check", value, 1, 1, heartbeat, leaseTtl).weight());
+        Integer floor = fleet.getFloor() != null ? fleet.getFloor() : Math.min(defaultFloor, demand);
+        return ResolvedSettings.requireValid(PREFIX + "floor", floor,
+                value -> new FleetSettings(memberId, weight, demand, value, heartbeat, leaseTtl));
+    }
+
+    private static int derivedBudget(DataSource connections, int otherConnections) {
+        ServerConnectionSlots limits;
+        try {
+            limits = ServerConnectionSlots.of(connections);
+        } catch (ServerConnectionSlots.Unreadable e) {
+            throw new IllegalStateException("Could not read max_connections to derive "
+                    + PREFIX + "connection-budget; set it explicitly", e);
+        }
+        long usable = limits.usableBy(otherConnections);
+        if (usable < 1) {
+            throw BulkheadConfigurationException.invalidProperty(PREFIX + "other-connections", otherConnections,
+                    "leaves no connection budget: max_connections " + limits.maxConnections() + " − "
+                            + limits.superuserReserved() + " superuser_reserved_connections − " + limits.reserved()
+                            + " reserved_connections − " + otherConnections + " = " + usable
+                            + "; lower it or set " + PREFIX + "connection-budget");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, usable);
+    }
+
+    private static int requirePositive(int budget) {
+        if (budget < 1) {
+            throw new IllegalArgumentException("must be between 1 and " + Integer.MAX_VALUE
+                    + " (connections the whole fleet may use)");
+        }
+        return budget;
+    }
+
+    private static HikariDataSource hikari(DataSource dataSource) {
+        HikariDataSource pool = unwrapHikari(dataSource);
+        if (pool == null) {
+            throw BulkheadConfigurationException.invalidProperty(PREFIX + "coordination", "postgres",
+                    "needs the primary data source to be a HikariCP pool, whose size it sets at run time; it is "
+                            + dataSource.getClass().getName());
+        }
+        return pool;
+    }
+
+    private static @Nullable HikariDataSource unwrapHikari(DataSource dataSource) {
+        return DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class, HikariDataSource.class);
+    }
+
+    /** Host, process and a random part: unique among live members, and readable in the table and the endpoint. */
+    private static String memberId() {
+        return ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.dbbulkhead.autoconfigure.metrics;
+
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code db.bulkhead.*} meters, when the application has a {@link MeterRegistry}. */
+@AutoConfiguration(after = BulkheadAutoConfiguration.class, afterName = {
+        "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({MeterRegistry.class, BulkheadRegistry.class})
+public final class BulkheadMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadMeterBinder bulkheadMeterBinder(MeterRegistry registry) {
+        return new BulkheadMeterBinder(registry);
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the bulkheads' Micrometer meters. Not API.
+ */
+@NullMarked
+package dev.dbbulkhead.autoconfigure.metrics;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,7 @@
+/**
+ * Auto-configuration of the bulkheads' Micrometer observations. Not API.
+ */
+@NullMarked
+package dev.dbbulkhead.autoconfigure.observation;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,51 @@
+package dev.dbbulkhead.autoconfigure.web.servlet;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import org.springframework.core.Ordered;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Answers a rejection that escaped Spring MVC's exception handling — raised while a view renders (a template or
+ * a formatter calling a gated method), or by a filter behind this one — with 503 and {@code Retry-After} instead of
+ * the container's 500. Whatever the view wrote so far is discarded; once the response is committed nothing can be
+ * changed and the failure goes on as it came.
+ */
+final class BulkheadRejectionFilter extends OncePerRequestFilter implements Ordered {
+
+    /**
+     * After Boot's infrastructure filters (all ordered below zero: encoding, observation, security), so that they
+     * see the 503 rather than the exception.
+     */
+    static final int ORDER = 0;
+
+    private final RejectionResponder responder;
+
+    BulkheadRejectionFilter(RejectionResponder responder) {
+        this.responder = responder;
+    }
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        try {
+            chain.doFilter(request, response);
+        } catch (ServletException | IOException | RuntimeException failure) {
+            RuntimeException overload = RejectionResponder.overloadIn(failure);
+            if (overload == null || response.isCommitted()) {
+                throw failure;
+            }
+            // All of it, headers and the choice of writer included: the view's half page must not reach the client.
+            response.reset();
+            responder.respond(request, response, overload);
+        }
+    }
+
+    @Override
+    public int getOrder() {
+        return ORDER;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.dbbulkhead.autoconfigure.web.servlet;
+
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.ResolvedSettings;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.ProblemDetail;
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.accept.ContentNegotiationManager;
+import org.springframework.web.servlet.DispatcherServlet;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+
+/**
+ * HTTP 503 with Retry-After for rejected operations in a Spring MVC application, however the rejection surfaces:
+ * from a handler (ahead of the application's catch-all exception handlers) or while a view renders.
+ */
+@AutoConfiguration(after = BulkheadAutoConfiguration.class)
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass({DispatcherServlet.class, ProblemDetail.class})
+@ConditionalOnBean(BulkheadRegistry.class)
+@EnableConfigurationProperties(BulkheadProperties.class)
+public final class BulkheadWebMvcAutoConfiguration {
+
+    /** Resolves every Retry-After now, so that a bad value fails start-up rather than the first rejection. */
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectedExceptionHandler bulkheadRejectedExceptionHandler(BulkheadProperties properties) {
+        Map<String, Long> byWorkload = new LinkedHashMap<>();
+        for (String workload : properties.getWorkloads().keySet()) {
+            byWorkload.put(workload, ResolvedSettings.retryAfterSeconds(workload, properties));
+        }
+        return new BulkheadRejectedExceptionHandler(byWorkload, ResolvedSettings.retryAfterSeconds(null, properties));
+    }
+
+    /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
+    @Bean
+    @ConditionalOnMissingBean
+    RejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
+            ObjectProvider<ContentNegotiationManager> negotiation,
+            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+        return new RejectionResponder(handler,
+                SingletonSupplier.of(() -> negotiation.getIfUnique(ContentNegotiationManager::new)),
+                SingletonSupplier.of(() -> {
+                    RequestMappingHandlerAdapter mvc = handlerAdapter.getIfAvailable();
+                    return mvc != null ? mvc.getMessageConverters() : List.of();
+                }));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionResolver bulkheadRejectionResolver(RejectionResponder responder, ApplicationContext context) {
+        return new BulkheadRejectionResolver(responder, new ApplicationRejectionHandlers(context));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadRejectionFilter bulkheadRejectionFilter(RejectionResponder responder) {
+        return new BulkheadRejectionFilter(responder);
+    }
+}

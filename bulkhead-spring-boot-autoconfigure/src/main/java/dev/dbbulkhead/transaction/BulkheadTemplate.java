@@ -1,0 +1,269 @@
+package dev.dbbulkhead.transaction;
+
+import dev.dbbulkhead.BulkheadMisuseException;
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.CommitOutcomeUnknownException;
+import dev.dbbulkhead.ExecutionOutcome;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.jdbc.TransactionTimeouts;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionException;
+import org.springframework.transaction.TransactionStatus;
+import org.springframework.transaction.support.DefaultTransactionDefinition;
+import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Like Spring's {@link TransactionTemplate}, with admission first: an operation passes the workload's
+ * {@link AdmissionGate}, then a transaction runs the callback inside the admitted region, and the permits
+ * are released only after commit or rollback and connection cleanup have returned.
+ *
+ * <pre>{@code
+ * Order order = ordersBulkhead.execute(status -> repository.save(newOrder));
+ * }</pre>
+ *
+ * <p>Inside the callback, a propagation that would suspend the admitted transaction ({@code REQUIRES_NEW},
+ * {@code NOT_SUPPORTED}) is refused with {@link BulkheadMisuseException} before it takes a connection.
+ * Thread-safe.
+ */
+public class BulkheadTemplate {
+
+    private final AdmissionGate gate;
+    private final PlatformTransactionManager transactionManager;
+    private final TransactionDefinition definition;
+    private final SuspensionGuard suspensionGuard;
+    private final TransactionTimeouts timeouts;
+    private final @Nullable BoundConnectionTimeouts boundConnectionTimeouts;
+    private final @Nullable DataSource dataSource;
+
+    /**
+     * @param gate               admits the operations
+     * @param transactionManager runs the transactions
+     * @param definition         isolation, read-only flag, timeout and name of the transactions; its
+     *                           propagation must be {@code REQUIRED} (the gate guarantees there is no outer
+     *                           transaction, so a new one always begins)
+     * @throws IllegalArgumentException for any other propagation
+     */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
+                            TransactionDefinition definition) {
+        this(gate, transactionManager, definition, TransactionTimeouts.NONE, null);
+    }
+
+    /**
+     * A template that also applies {@code timeouts} (PostgreSQL statement and lock timeouts, a deadline) to every
+     * transaction, on the connection {@code transactionManager} binds for {@code dataSource}.
+     *
+     * @param dataSource the data source whose connections the transactions use; required unless {@code timeouts}
+     *                   is {@link TransactionTimeouts#NONE}, and worth giving anyway: budget checks and the
+     *                   actuator endpoint read its pool
+     * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}, or timeouts without a data source
+     */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
+                            TransactionDefinition definition, TransactionTimeouts timeouts, @Nullable DataSource dataSource) {
+        this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
+        if (!timeouts.isEmpty() && dataSource == null) {
+            throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
+                    + " and so needs the data source its transactions use");
+        }
+        this.boundConnectionTimeouts = timeouts.isEmpty() ? null : new BoundConnectionTimeouts(timeouts, dataSource);
+        this.dataSource = dataSource;
+        this.gate = Objects.requireNonNull(gate, "gate");
+        Objects.requireNonNull(transactionManager, "transactionManager");
+        Objects.requireNonNull(definition, "definition");
+        if (definition.getPropagationBehavior() != TransactionDefinition.PROPAGATION_REQUIRED) {
+            throw new IllegalArgumentException("The transaction of bulkhead '" + gate.workload()
+                    + "' must use propagation REQUIRED (a new transaction begins after admission), was "
+                    + definition.getPropagationBehavior());
+        }
+        this.transactionManager = transactionManager;
+        DefaultTransactionDefinition named = new DefaultTransactionDefinition(definition);
+        if (named.getName() == null) {
+            named.setName("bulkhead:" + gate.workload());
+        }
+        this.definition = named;
+        this.suspensionGuard = new SuspensionGuard(gate.workload());
+    }
+
+    /** A template whose transactions use the default definition (REQUIRED, default isolation). */
+    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager) {
+        this(gate, transactionManager, new DefaultTransactionDefinition());
+    }
+
+    /**
+     * Admits the operation, then runs {@code action} in a new transaction and returns its result after
+     * commit and connection cleanup. Both permits are released by this thread after the transaction ended,
+     * however it ended.
+     *
+     * <p>Returns in exactly one of these ways:
+     * <ul>
+     *   <li>the callback's value, after commit and cleanup;</li>
+     *   <li>{@link BulkheadRejectedException} when the gate refuses the operation (full, queue wait expired, or
+     *       interrupted while waiting — then the interrupt status is set again); no transaction began;</li>
+     *   <li>{@link BulkheadMisuseException} when the thread already holds a bulkhead permit or a transaction
+     *       is already active on it; nothing was taken;</li>
+     *   <li>the callback's runtime exception or error, after rollback; a failing rollback is attached to it as
+     *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
+     *   <li>{@link DeadlineExceededException}, after rollback, when a statement timeout or transaction timeout
+     *       ended the work (or its flush at commit) once the deadline was spent; the timeout is its cause;</li>
+     *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
+     *       did not run);</li>
+     *   <li>the exception Spring's commit threw, unchanged, when the transaction rolled back before the JDBC
+     *       commit was sent — the flush failed (an {@code ObjectOptimisticLockingFailureException}, a statement or
+     *       lock timeout under JPA), or a {@code beforeCommit} callback threw — or when the database refused the
+     *       commit (a deferred constraint, a serialization failure): nothing was written;</li>
+     *   <li>{@link CommitOutcomeUnknownException} when the JDBC commit itself failed without a verdict (connection
+     *       lost, SQLState 40003): the write may have taken effect — never retry it blindly.</li>
+     * </ul>
+     * The transaction is flushed after the last {@code beforeCommit} callback, so that under JPA the SQL Hibernate
+     * defers to the commit runs before the JDBC commit and its failures are known rollbacks; a read-only
+     * transaction is not flushed.
+     * An interrupt while the callback runs does not stop it; the interrupt status is left as it is.
+     *
+     * @param action runs synchronously and returns a fully materialised value; must not manage the transaction
+     */
+    public <T extends @Nullable Object> T execute(TransactionCallback<T> action) throws TransactionException {
+        return execute(null, action);
+    }
+
+    /**
+     * {@link #execute(TransactionCallback)} within a deadline for this call: one budget from entering the gate to
+     * the end of the transaction, the smaller of {@code deadline} and the workload's own. The queue wait is taken
+     * off it; a budget spent before execution starts is a {@link BulkheadRejectedException} with reason
+     * {@code QUEUE_TIMEOUT} that never touches the pool; what remains becomes the transaction's timeout (Spring
+     * applies it to JDBC statements) and caps PostgreSQL's {@code statement_timeout}. Returns and fails the same
+     * ways otherwise.
+     *
+     * @param deadline the budget of this call, positive; {@code null} for the workload's own only
+     */
+    public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action) throws TransactionException {
+        Objects.requireNonNull(action, "action");
+        try (Permit permit = timeouts.admit(gate, deadline)) {
+            return inTransaction(permit, action);
+        }
+    }
+
+    /**
+     * What {@link TransactionTemplate#execute} does, except on a failed rollback: the callback's exception
+     * stays the one thrown and the rollback failure is attached to it as suppressed, so the cause of the
+     * failure is never replaced by a symptom of the broken connection.
+     */
+    private <T extends @Nullable Object> T inTransaction(Permit permit, TransactionCallback<T> action) {
+        TransactionStatus status = transactionManager.getTransaction(definition);
+        if (boundConnectionTimeouts != null) {
+            applyTimeouts(permit, status);
+        }
+        T result;
+        try {
+            TransactionSynchronizationManager.registerSynchronization(suspensionGuard);
+            result = action.doInTransaction(status);
+        } catch (Throwable failure) {
+            rollBackAfter(failure, status);
+            permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
+            SpentDeadlines.rethrowIfSpent(permit, failure);
+            throw failure;
+        }
+        CommitPhase phase = CommitPhase.register(status);
+        try {
+            // Rolls back instead when the callback marked the transaction rollback-only.
+            transactionManager.commit(status);
+        } catch (Throwable commitFailure) {
+            ExecutionOutcome outcome = phase.outcomeOf(commitFailure);
+            permit.recordOutcome(outcome);
+            if (outcome == ExecutionOutcome.UNKNOWN) {
+                throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
+            }
+            if (outcome == ExecutionOutcome.ROLLED_BACK) {
+                SpentDeadlines.rethrowIfSpent(permit, commitFailure);
+            }
+            throw commitFailure;
+        }
+        permit.recordOutcome(phase.outcome());
+        return result;
+    }
+
+    /** The transaction's first statement; a failure here is a failed setup, not a rollback of work. */
+    private void applyTimeouts(Permit permit, TransactionStatus status) {
+        try {
+            boundConnectionTimeouts.apply(permit);
+        } catch (Throwable setupFailure) {
+            rollBackAfter(setupFailure, status);
+            throw setupFailure;
+        }
+    }
+
+    private void rollBackAfter(Throwable failure, TransactionStatus status) {
+        try {
+            transactionManager.rollback(status);
+        } catch (Throwable rollbackFailure) {
+            if (rollbackFailure != failure) {
+                failure.addSuppressed(rollbackFailure);
+            }
+        }
+    }
+
+    /** {@link #execute} for a callback without a result; returns and fails the same ways. */
+    public void executeWithoutResult(Consumer<TransactionStatus> action)
+            throws TransactionException {
+        Objects.requireNonNull(action, "action");
+        execute(status -> {
+            action.accept(status);
+            return null;
+        });
+    }
+
+    /**
+     * Changes B and Q of this workload at run time, without blocking: growing takes effect at once; shrinking never
+     * waits and never interrupts running operations — new admissions obey the new limits while those drain.
+     *
+     * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE};
+     *                                  the limits stay as they were
+     * @see AdmissionGate#resize(int, int)
+     */
+    public void resize(int maxConcurrent, int maxQueued) {
+        gate.resize(maxConcurrent, maxQueued);
+    }
+
+    /** The workload name. */
+    public String workload() {
+        return gate.workload();
+    }
+
+    /** The gate that admits this template's operations. */
+    public AdmissionGate gate() {
+        return gate;
+    }
+
+    /** The PostgreSQL timeouts and the deadline applied to every transaction. */
+    public TransactionTimeouts timeouts() {
+        return timeouts;
+    }
+
+    /** The data source whose connections the transactions use, when it was given. */
+    public Optional<DataSource> dataSource() {
+        return Optional.ofNullable(dataSource);
+    }
+
+    /** The transaction manager that runs this template's transactions. */
+    public PlatformTransactionManager transactionManager() {
+        return transactionManager;
+    }
+
+    /** The definition of the transactions this template begins. */
+    public TransactionDefinition transactionDefinition() {
+        return definition;
+    }
+
+    @Override
+    public String toString() {
+        return "BulkheadTemplate[" + gate + "]";
+    }
+}

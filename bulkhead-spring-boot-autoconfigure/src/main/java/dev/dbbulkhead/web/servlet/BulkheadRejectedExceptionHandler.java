@@ -1,0 +1,63 @@
+package dev.dbbulkhead.web.servlet;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.transaction.DeadlineExceededException;
+import java.util.Map;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds and a
+ * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
+ * trace to tell. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
+ * same answer with reason {@value #DEADLINE_EXCEEDED}. Given ahead of the application's catch-all exception
+ * handlers, wherever the failure surfaced in Spring MVC; an application's own {@code @ExceptionHandler} for
+ * rejections or transaction timeouts is used instead. A bean of this type replaces it.
+ */
+public class BulkheadRejectedExceptionHandler {
+
+    /** The {@code reason} of the problem answering a {@link DeadlineExceededException}. */
+    public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
+
+    private final Map<String, Long> retryAfterSecondsByWorkload;
+    private final long defaultRetryAfterSeconds;
+
+    /**
+     * @param retryAfterSecondsByWorkload the Retry-After of each configured workload, in whole seconds
+     * @param defaultRetryAfterSeconds    the Retry-After of any other workload
+     */
+    public BulkheadRejectedExceptionHandler(Map<String, Long> retryAfterSecondsByWorkload,
+                                            long defaultRetryAfterSeconds) {
+        this.retryAfterSecondsByWorkload = Map.copyOf(retryAfterSecondsByWorkload);
+        this.defaultRetryAfterSeconds = defaultRetryAfterSeconds;
+    }
+
+    /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
+    public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
+        return serviceUnavailable(rejection.workload(), rejection.reason().name(), "is overloaded; nothing was done.");
+    }
+
+    /**
+     * An admitted operation that ran out of its deadline: 503 with Retry-After too, as a deadline spent in the queue
+     * is ({@code QUEUE_TIMEOUT}). The transaction rolled back, so a retry within a budget is safe, and Retry-After is
+     * defined for 503 (not for 504, which names an upstream that failed to answer).
+     */
+    public ResponseEntity<ProblemDetail> deadlineExceeded(DeadlineExceededException exceeded) {
+        return serviceUnavailable(exceeded.workload(), DEADLINE_EXCEEDED,
+                "ran out of its deadline; the transaction was rolled back, nothing was written.");
+    }
+
+    private ResponseEntity<ProblemDetail> serviceUnavailable(String workload, String reason, String what) {
+        long retryAfterSeconds = retryAfterSecondsByWorkload.getOrDefault(workload, defaultRetryAfterSeconds);
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                "The database workload '" + workload + "' " + what
+                        + " Retry after " + retryAfterSeconds + "s, within a retry budget.");
+        problem.setProperty("workload", workload);
+        problem.setProperty("reason", reason);
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
+                .body(problem);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.dbbulkhead.autoconfigure.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
+import dev.dbbulkhead.autoconfigure.SharedDatabase;
+import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
+import dev.dbbulkhead.budget.ConnectionBudgetCheck;
+import dev.dbbulkhead.budget.ServerConnectionSlots;
+import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+@Timeout(60)
+class BulkheadFleetAutoConfigurationTests {
+
+    /** Each test its own table, so that no test sees another's members in the shared schema. */
+    private static final AtomicInteger TABLES = new AtomicInteger();
+
+    private final String table = "fleet_context_" + TABLES.incrementAndGet();
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
+                    BulkheadFleetAutoConfiguration.class, BulkheadEndpointAutoConfiguration.class))
+            .withPropertyValues("spring.datasource.hikari.maximum-pool-size=10",
+                    "db.bulkhead.workloads.orders.max-concurrent=6",
+                    "db.bulkhead.workloads.reports.max-concurrent=4",
+                    "db.bulkhead.fleet.table=" + table,
+                    "db.bulkhead.fleet.heartbeat=100ms",
+                    "db.bulkhead.fleet.lease-ttl=2s",
+                    "spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=dbbulkheads");
+
+    @Test
+    void coordinationIsOffByDefaultAndTheStartUpCheckStaysAsItWas() {
+        runner.run(context -> assertThat(context).hasNotFailed()
+                .hasSingleBean(ConnectionBudgetCheck.class)
+                .doesNotHaveBean(FleetMembership.class)
+                .doesNotHaveBean(FleetConnections.class));
+    }
+
+    @Test
+    void anAdaptiveLimitOnTheCoordinatedPoolFailsStartUpNamingTheWorkloadAndTheFix() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                "db.bulkhead.workloads.orders.limit.mode=adaptive").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("db.bulkhead.workloads.orders.limit.mode")
+                            .hasMessageContaining("limit.mode=fixed");
+                });
+    }
+
+    @Test
+    void withPostgresCoordinationTheLeasedShareBoundsThePoolAndTheGates() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                    HikariDataSource pool = context.getBean(DataSource.class).unwrap(HikariDataSource.class);
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+
+                    assertThat(pool.getMaximumPoolSize()).isEqualTo(5);
+                    assertThat(registry.template("orders").gate().config().maxConcurrent()).isEqualTo(3);
+                    assertThat(registry.template("reports").gate().config().maxConcurrent()).isEqualTo(2);
+                    assertThat(new JdbcTemplate(context.getBean(DataSource.class)).queryForObject(
+                            "SELECT granted FROM " + table, Integer.class)).isEqualTo(5);
+                });
+    }
+
+    @Test
+    void theEndpointShowsTheFleetAndAResizeStaysUnderTheShare() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                    BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+
+                    BulkheadsEndpoint.FleetDescriptor fleet = endpoint.bulkheads().fleet();
+                    assertThat(fleet.status()).isEqualTo("leased");
+                    assertThat(fleet.budget()).isEqualTo(5);
+                    assertThat(fleet.ceilings()).containsEntry("orders", 3).containsEntry("reports", 2);
+                    assertThat(fleet.members()).singleElement().satisfies(member -> {
+                        assertThat(member.memberId()).isEqualTo(fleet.memberId());
+                        assertThat(member.granted()).isEqualTo(5);
+                    });
+
+                    assertThat(endpoint.resize("orders", 9, null).maxConcurrent()).as("capped by the share")
+                            .isEqualTo(3);
+                    assertThat(endpoint.resize("orders", 1, 2).maxConcurrent()).isEqualTo(1);
+                    assertThat(endpoint.workload("orders").maxQueued()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void theMetersShowTheShareTheConnectionsAndTheMembers() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                    MeterRegistry meters = new SimpleMeterRegistry();
+                    context.getBean(FleetMeterBinder.class).bindTo(meters);
+
+                    assertThat(meters.get(FleetMeterBinder.SHARE).tag("workload", "orders").gauge().value())
+                            .isEqualTo(3);
+                    assertThat(meters.get(FleetMeterBinder.CONNECTIONS).tag("kind", "granted").gauge().value())
+                            .isEqualTo(5);
+                    assertThat(meters.get(FleetMeterBinder.MEMBERS).gauge().value()).isEqualTo(1);
+                });
+    }
+
+    @Test
+    void withoutABudgetTheFleetTakesWhatTheServerAcceptsLessOtherConnections() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.other-connections=7")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().status() == FleetMember.Status.LEASED);
+                    long usable = ServerConnectionSlots.of(context.getBean(DataSource.class)).usableBy(7);
+
+                    assertThat(membership.snapshot().budget()).isEqualTo((int) usable);
+                });
+    }
+
+    @Test
+    void aCleanShutdownGivesTheShareBack() {
+        JdbcTemplate side = new JdbcTemplate(dataSourceOfTheSchema());
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                });
+        assertThat(side.queryForObject("SELECT count(*) FROM " + table, Integer.class)).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(delimiter = '|', value = {
+            "connection-budget | 0     | 0       | must be between 1 and",
+            "heartbeat         | 0s    | PT0S    | heartbeat must be above 0s",
+            "lease-ttl         | 150ms | PT0.15S | at least two heartbeats (PT0.2S)",
+            "weight            | 0     | 0       | weight must be between 1 and",
+            "floor             | 11    | 11      | floor must be between 1 and the pool's maximum size 10",
+            "table             | a;b   | a;b     | table must be an unquoted identifier"
+    })
+    void aBadValueFailsStartUpNamingThePropertyAndTheRange(String key, String value, String shown, String allowed) {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet." + key + "=" + value)
+                .run(context -> assertThat(context).getFailure()
+                        .rootCause()
+                        .isInstanceOf(BulkheadConfigurationException.class)
+                        .hasMessageContaining("'db.bulkhead.fleet." + key + "'")
+                        .hasMessageContaining("'" + shown + "'")
+                        .hasMessageContaining(allowed));
+    }
+
+    private static DataSource dataSourceOfTheSchema() {
+        HikariDataSource side = new HikariDataSource(SharedDatabase.DATABASE.poolConfig(1, "fleet-side"));
+        Runtime.getRuntime().addShutdownHook(new Thread(side::close));
+        return side;
+    }
+}
