@@ -80,7 +80,7 @@ public final class BulkheadAutoConfiguration {
         BudgetSettings settings = new BudgetSettings(properties.getBudget().getMode() == BulkheadProperties.BudgetMode.FAIL,
                 properties.getFleet().getMaxInstances(), properties.getFleet().getOtherConnections());
         return new ConnectionBudgetCheck(registry, settings, BulkheadConfigurationException::connectionBudget,
-                adaptiveLimits::mostConcurrent, () -> OpenSessionInView.findings(beanFactory));
+                adaptiveLimits::mostConcurrent, () -> OpenSessionInViewCheck.findings(beanFactory));
     }
 
     @Bean

@@ -71,7 +71,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
     }
 
     static BulkheadConfigurationException escapingEntry(String beanName, Class<?> beanClass, Method method,
-                                                        String workload, EscapingEntries.Escape escape) {
+                                                        String workload, DbBulkheadEscapes.Escape escape) {
         return new BulkheadConfigurationException(
                 describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but "
                         + escape.why() + ". Its database work would escape the gate's limit and the transaction.",

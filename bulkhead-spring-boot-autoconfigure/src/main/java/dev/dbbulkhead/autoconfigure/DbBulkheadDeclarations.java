@@ -14,7 +14,7 @@ import org.springframework.core.annotation.AnnotationUtils;
  * Where {@code @DbBulkhead} applies, in one place for the pointcut, the interceptor and the start-up checks.
  * A method's own annotation (or that of a method it overrides or implements) wins over its class's; a class's
  * annotation covers its public methods, as a class-level {@code @Transactional} does, except Spring MVC's
- * callbacks ({@link MvcCallbacks}).
+ * callbacks ({@link DbBulkheadMvcCallbacks}).
  */
 final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
 
@@ -44,7 +44,7 @@ final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
             return onMethod.value();
         }
         if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())
-                || MvcCallbacks.isCallback(specific)) {
+                || DbBulkheadMvcCallbacks.isCallback(specific)) {
             return null;
         }
         DbBulkhead onType = AnnotatedElementUtils.findMergedAnnotation(specific.getDeclaringClass(), DbBulkhead.class);

@@ -19,7 +19,7 @@ import org.springframework.util.function.SingletonSupplier;
 /**
  * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted where
  * {@code db.bulkhead.advisor-order} puts admission among the bean's other advisors (by default last, inside all of
- * them: {@link AdvisorPlacement}), after checking at start-up that each such method can be intercepted, names a
+ * them: {@link DbBulkheadAdvisorOrder}), after checking at start-up that each such method can be intercepted, names a
  * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
  * no AspectJ weaving.
  */
@@ -71,7 +71,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         }
         Object proxy = super.postProcessAfterInitialization(bean, beanName);
         if (proxy instanceof Advised advised && !advised.isFrozen()) {
-            AdvisorPlacement.place(advised, advisor);
+            DbBulkheadAdvisorOrder.place(advised, advisor);
         }
         return proxy;
     }
@@ -115,7 +115,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
             throw BulkheadConfigurationException.unreachableEntry(beanName, declaringType, method, workload);
         }
-        EscapingEntries.of(method, targetClass).ifPresent(escape -> {
+        DbBulkheadEscapes.of(method, targetClass).ifPresent(escape -> {
             throw BulkheadConfigurationException.escapingEntry(beanName, declaringType, method, workload, escape);
         });
         if (transactionAttributes.getTransactionAttribute(method, targetClass) != null) {

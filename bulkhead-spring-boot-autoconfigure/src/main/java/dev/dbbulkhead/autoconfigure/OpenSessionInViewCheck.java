@@ -12,19 +12,19 @@ import org.springframework.util.ClassUtils;
  * written, after the commit gave the permit back, and lazy loads while the response is written take connections
  * that no gate bounds. Named by class name: applications without JPA need none of it.
  */
-final class OpenSessionInView {
+final class OpenSessionInViewCheck {
 
     private static final List<String> HOLDERS = List.of(
             "org.springframework.orm.jpa.support.OpenEntityManagerInViewInterceptor",
             "org.springframework.orm.jpa.support.OpenEntityManagerInViewFilter");
 
-    private OpenSessionInView() {
+    private OpenSessionInViewCheck() {
     }
 
     /** One finding naming the beans that hold sessions open for a whole request; none without such beans. */
     static List<BudgetFinding> findings(ListableBeanFactory beans) {
         List<String> holders = new ArrayList<>();
-        ClassLoader classLoader = OpenSessionInView.class.getClassLoader();
+        ClassLoader classLoader = OpenSessionInViewCheck.class.getClassLoader();
         for (String type : HOLDERS) {
             if (ClassUtils.isPresent(type, classLoader)) {
                 holders.addAll(List.of(beans.getBeanNamesForType(ClassUtils.resolveClassName(type, classLoader),

@@ -2,8 +2,8 @@ package dev.dbbulkhead.autoconfigure;
 
 import java.lang.reflect.Method;
 import java.util.List;
-import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.core.annotation.MergedAnnotations;
 
 /**
  * Spring MVC's callbacks on a controller or a controller advice — {@code @InitBinder}, {@code @ModelAttribute}
@@ -12,14 +12,14 @@ import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
  * method's in-memory change to an entity would be flushed. Named by class name, so that applications without
  * Spring MVC need none of it.
  */
-final class MvcCallbacks {
+final class DbBulkheadMvcCallbacks {
 
     private static final String PACKAGE = "org.springframework.web.bind.annotation.";
     private static final List<String> CALLBACKS = List.of(PACKAGE + "InitBinder", PACKAGE + "ModelAttribute",
             PACKAGE + "ExceptionHandler");
     private static final String HANDLER = PACKAGE + "RequestMapping";
 
-    private MvcCallbacks() {
+    private DbBulkheadMvcCallbacks() {
     }
 
     /** Whether MVC calls {@code method} as a callback; a handler may also name its model attribute, and is none. */

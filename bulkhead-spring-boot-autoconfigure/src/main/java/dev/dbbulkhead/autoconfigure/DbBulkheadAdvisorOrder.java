@@ -9,9 +9,9 @@ import org.springframework.core.Ordered;
  * the last advisor whose order is at most its own, so that among equal orders it runs innermost. Advisors already
  * in the chain keep their places relative to each other, whatever put them there.
  */
-final class AdvisorPlacement {
+final class DbBulkheadAdvisorOrder {
 
-    private AdvisorPlacement() {
+    private DbBulkheadAdvisorOrder() {
     }
 
     /** Moves {@code advisor}, if {@code proxy} has it, to its place among the proxy's other advisors. */

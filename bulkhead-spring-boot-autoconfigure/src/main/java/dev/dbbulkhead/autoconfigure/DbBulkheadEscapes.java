@@ -20,14 +20,14 @@ import org.springframework.scheduling.annotation.Async;
  * runs outside the gate and outside the transaction. Types of optional libraries (Reactive Streams, Kotlin) are
  * recognised by name, so that none of them has to be on the class path.
  */
-final class EscapingEntries {
+final class DbBulkheadEscapes {
 
     /** Reactive Streams' publisher (Reactor, RxJava, Mutiny...) and Kotlin's cold flow. */
     private static final Set<String> PUBLISHERS = Set.of("org.reactivestreams.Publisher", "kotlinx.coroutines.flow.Flow");
     /** The last parameter of every Kotlin {@code suspend} function once compiled. */
     private static final String KOTLIN_CONTINUATION = "kotlin.coroutines.Continuation";
 
-    private EscapingEntries() {
+    private DbBulkheadEscapes() {
     }
 
     /**
