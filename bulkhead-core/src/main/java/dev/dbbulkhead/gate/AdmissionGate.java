@@ -312,7 +312,9 @@ public final class AdmissionGate {
         if (held.giveBackAbandoned() || held.settleFork()) {
             return;
         }
-        throw held.isForked() ? forkedEntry(held.gate()) : reentrantEntry(held.gate());
+        // A record that refuses names the gate held, its own or its origin's: only a settled record names none.
+        AdmissionGate heldGate = Objects.requireNonNull(held.gate(), "the gate held");
+        throw held.isForked() ? forkedEntry(heldGate) : reentrantEntry(heldGate);
     }
 
     private BulkheadMisuseException reentrantEntry(AdmissionGate held) {

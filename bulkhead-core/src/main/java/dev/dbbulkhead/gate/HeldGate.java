@@ -100,7 +100,8 @@ final class HeldGate {
      * @return whether this thread holds nothing now
      */
     boolean settleFork() {
-        if (origin == null || originStillAdmitted()) {
+        HeldGate from = origin;
+        if (from == null || stillAdmitted(from)) {
             return false;
         }
         origin = null;
@@ -108,8 +109,8 @@ final class HeldGate {
         return true;
     }
 
-    private boolean originStillAdmitted() {
-        return GATE.getAcquire(origin) != null && origin.admissions == originAdmission;
+    private boolean stillAdmitted(HeldGate from) {
+        return GATE.getAcquire(from) != null && from.admissions == originAdmission;
     }
 
     /** Called by another thread that tried to close {@code permit}, owned by this record's thread. */

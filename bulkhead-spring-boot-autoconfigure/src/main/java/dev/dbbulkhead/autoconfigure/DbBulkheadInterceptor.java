@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -31,7 +32,9 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
         Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
         TransactionOperations template = transactions.computeIfAbsent(
                 new MethodClassKey(invocation.getMethod(), targetClass),
-                key -> entries.get().transactions(DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass)));
+                key -> entries.get().transactions(Objects.requireNonNull(
+                        DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass),
+                        "the workload of a method the pointcut matched")));
         CheckedOutcome checked = new CheckedOutcome();
         Object result;
         try {

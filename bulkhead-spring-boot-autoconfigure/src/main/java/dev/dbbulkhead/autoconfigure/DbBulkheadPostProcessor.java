@@ -3,12 +3,14 @@ package dev.dbbulkhead.autoconfigure;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
+import java.util.Objects;
 import java.util.function.Supplier;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
@@ -31,6 +33,8 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
     /** Spring's own reading of @Transactional (Spring's and jakarta's), non-public methods included. */
     private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
     private final transient SingletonSupplier<DbBulkheadEntries> entries;
+    /** The advisor this post-processor applies, typed as it was built: Spring's own field is nullable. */
+    private final transient DefaultPointcutAdvisor admission;
 
     /**
      * @param entries      how calls run: looked up on first use, as a post-processor is created before other beans
@@ -42,6 +46,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         DefaultPointcutAdvisor admission = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT,
                 new DbBulkheadInterceptor(this.entries));
         admission.setOrder(advisorOrder);
+        this.admission = admission;
         this.advisor = admission;
         setProxyTargetClass(true);
     }
@@ -71,7 +76,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         }
         Object proxy = super.postProcessAfterInitialization(bean, beanName);
         if (proxy instanceof Advised advised && !advised.isFrozen()) {
-            DbBulkheadAdvisorOrder.place(advised, advisor);
+            DbBulkheadAdvisorOrder.place(advised, admission);
         }
         return proxy;
     }
@@ -83,9 +88,10 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
      */
     @Override
     public void afterSingletonsInstantiated() {
-        for (String name : beanFactory.getBeanNamesForType(Object.class, false, false)) {
-            if (beanFactory.isFactoryBean(name) && DbBulkheadDeclarations.declaredOn(beanFactory.getType(name, false))) {
-                beanFactory.getBean(name);
+        ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory, "set by Spring before use");
+        for (String name : factory.getBeanNamesForType(Object.class, false, false)) {
+            if (factory.isFactoryBean(name) && DbBulkheadDeclarations.declaredOn(factory.getType(name, false))) {
+                factory.getBean(name);
             }
         }
     }

@@ -32,7 +32,7 @@ public final class ResolvedSettings {
         try {
             return check.apply(value);
         } catch (IllegalArgumentException refused) {
-            throw BulkheadConfigurationException.invalidProperty(property, value, refused.getMessage());
+            throw BulkheadConfigurationException.invalidProperty(property, value, String.valueOf(refused.getMessage()));
         }
     }
 }

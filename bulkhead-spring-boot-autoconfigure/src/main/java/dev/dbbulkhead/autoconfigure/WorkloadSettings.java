@@ -89,8 +89,10 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 workload -> workload.getTransaction().getReadOnly(), false).value());
         Setting<@Nullable Duration> timeout = resolver.setting("transaction.timeout",
                 workload -> workload.getTransaction().getTimeout(), null);
-        if (timeout.value() != null) {
-            transaction.setTimeout(validate(timeout, WorkloadSettings::timeoutSeconds));
+        Duration timeoutValue = timeout.value();
+        if (timeoutValue != null) {
+            transaction.setTimeout(validate(new Setting<>(timeout.property(), timeoutValue),
+                    WorkloadSettings::timeoutSeconds));
         }
         Duration statementTimeout = validate(resolver.setting("statement-timeout", Workload::getStatementTimeout, null),
                 value -> TransactionTimeouts.requireMillis("statementTimeout", value));

@@ -2,7 +2,9 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.annotation.AnnotatedBeanDefinition;
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -34,8 +36,8 @@ final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, 
     /** The bean name of a template whose workload's name the application uses already, before the workload. */
     static final String TAKEN_NAME_PREFIX = BulkheadTemplate.class.getName() + "#";
 
-    private Environment environment;
-    private ClassLoader classLoader;
+    private @Nullable Environment environment;
+    private @Nullable ClassLoader classLoader;
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -82,7 +84,7 @@ final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, 
 
     /** Only the names: the values are bound and validated with the properties bean, where errors are reported. */
     private Set<String> workloadNames() {
-        return Binder.get(environment)
+        return Binder.get(Objects.requireNonNull(environment, "the environment Spring sets before registration"))
                 .bind(BulkheadProperties.PREFIX + ".workloads", Bindable.mapOf(String.class, Object.class))
                 .orElseGet(Map::of)
                 .keySet();

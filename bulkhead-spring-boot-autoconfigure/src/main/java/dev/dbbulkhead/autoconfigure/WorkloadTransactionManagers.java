@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -53,12 +54,13 @@ final class WorkloadTransactionManagers {
      */
     PlatformTransactionManager transactionManager(String workload, WorkloadSettings settings) {
         if (settings.transactionManager().value() != null) {
-            return bean(settings.transactionManager(), PlatformTransactionManager.class);
+            return bean(named(settings.transactionManager()), PlatformTransactionManager.class);
         }
         if (settings.dataSource().value() != null) {
-            DataSource dataSource = bean(settings.dataSource(), DataSource.class);
-            return managersByDataSource.computeIfAbsent(settings.dataSource().value(),
-                    name -> managerOf(workload, settings.dataSource(), dataSource));
+            Setting<String> dataSourceName = named(settings.dataSource());
+            DataSource dataSource = bean(dataSourceName, DataSource.class);
+            return managersByDataSource.computeIfAbsent(dataSourceName.value(),
+                    name -> managerOf(workload, dataSourceName, dataSource));
         }
         PlatformTransactionManager primary = primaryTransactionManager.getIfUnique();
         if (primary == null) {
@@ -78,7 +80,7 @@ final class WorkloadTransactionManagers {
             return managed;
         }
         if (settings.dataSource().value() != null) {
-            return bean(settings.dataSource(), DataSource.class);
+            return bean(named(settings.dataSource()), DataSource.class);
         }
         return primaryDataSource.getIfUnique();
     }
@@ -92,7 +94,7 @@ final class WorkloadTransactionManagers {
         return JPA_PRESENT ? Jpa.dataSourceOf(transactionManager) : null;
     }
 
-    private PlatformTransactionManager managerOf(String workload, Setting<@Nullable String> name, DataSource dataSource) {
+    private PlatformTransactionManager managerOf(String workload, Setting<String> name, DataSource dataSource) {
         if (JPA_PRESENT) {
             List<String> jpaManagers = Jpa.managersOf(beanFactory, dataSource);
             if (jpaManagers.size() == 1) {
@@ -110,7 +112,12 @@ final class WorkloadTransactionManagers {
         return manager;
     }
 
-    private <T> T bean(Setting<@Nullable String> name, Class<T> type) {
+    /** A bean-name setting known to be set: asked for only after its value was seen not to be null. */
+    private static Setting<String> named(Setting<@Nullable String> name) {
+        return new Setting<>(name.property(), Objects.requireNonNull(name.value(), name.property()));
+    }
+
+    private <T> T bean(Setting<String> name, Class<T> type) {
         return WorkloadSettings.validate(name, beanName -> {
             if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, type)) {
                 throw new IllegalArgumentException("must name a " + type.getSimpleName() + " bean; the "

@@ -8,6 +8,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
@@ -69,12 +70,12 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     }
 
     /**
-     * The limits of one pool's server, or why they could not be read.
+     * The connection slots of one pool's server, or why they could not be read.
      *
-     * @param limits  the server's limits; null when unread
+     * @param slots   the server's connection slots; null when unread
      * @param failure why they could not be read; null when read
      */
-    private record ServerAnswer(@Nullable ServerConnectionSlots limits, @Nullable String failure) {
+    private record ServerAnswer(@Nullable ServerConnectionSlots slots, @Nullable String failure) {
     }
 
     @Override
@@ -138,31 +139,33 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     /** The report over {@code pools}, with one fleet budget per server that the pools reach. */
     private ConnectionBudgetReport assess(Map<DataSource, PoolBudget> pools, Map<DataSource, ServerAnswer> answers) {
         Map<String, List<PoolBudget>> poolsByServer = new LinkedHashMap<>();
-        Map<String, ServerConnectionSlots> limitsByServer = new LinkedHashMap<>();
+        Map<String, ServerConnectionSlots> slotsByServer = new LinkedHashMap<>();
         List<BudgetFinding> unchecked = new ArrayList<>();
         pools.forEach((dataSource, pool) -> {
             ServerAnswer answer = answers.get(dataSource);
             if (answer == null) {
                 return;
             }
-            if (answer.limits() == null) {
+            ServerConnectionSlots slots = answer.slots();
+            if (slots == null) {
                 unchecked.add(new BudgetFinding(Kind.FLEET_UNCHECKED, "the fleet budget of pool '"
                         + pool.pool().name() + "' could not be checked: " + answer.failure() + ". Make its database"
                         + " reachable at start-up, or leave db.bulkhead.fleet.max-instances unset where the database"
                         + " is not PostgreSQL."));
                 return;
             }
-            poolsByServer.computeIfAbsent(answer.limits().server(), server -> new ArrayList<>()).add(pool);
-            limitsByServer.putIfAbsent(answer.limits().server(), answer.limits());
+            poolsByServer.computeIfAbsent(slots.server(), server -> new ArrayList<>()).add(pool);
+            slotsByServer.putIfAbsent(slots.server(), slots);
         });
+        // Servers are asked only when the fleet is described, so without max-instances there is no fleet budget.
         Integer maxInstances = settings.maxInstances();
-        List<FleetBudget> fleets = poolsByServer.entrySet().stream().map(server -> {
-            ServerConnectionSlots limits = limitsByServer.get(server.getKey());
+        List<FleetBudget> fleets = maxInstances == null ? List.of() : poolsByServer.entrySet().stream().map(server -> {
+            ServerConnectionSlots slots = Objects.requireNonNull(slotsByServer.get(server.getKey()), server.getKey());
             List<PoolBudget> onServer = server.getValue();
             return new FleetBudget(onServer.stream().map(pool -> pool.pool().name()).toList(),
                     maxInstances, onServer.stream().mapToInt(pool -> pool.pool().maximumPoolSize()).sum(),
-                    settings.otherConnections(), limits.maxConnections(), limits.superuserReserved(),
-                    limits.reserved());
+                    settings.otherConnections(), slots.maxConnections(), slots.superuserReserved(),
+                    slots.reserved());
         }).toList();
         return ConnectionBudgetReport.assess(List.copyOf(pools.values()), fleets, unchecked);
     }

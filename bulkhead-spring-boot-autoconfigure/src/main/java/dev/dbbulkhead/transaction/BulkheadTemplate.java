@@ -74,7 +74,9 @@ public class BulkheadTemplate {
             throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
                     + " and so needs the data source its transactions use");
         }
-        this.boundConnectionTimeouts = timeouts.isEmpty() ? null : new BoundConnectionTimeouts(timeouts, dataSource);
+        // Without timeouts nothing is applied; with them the data source is there (refused above otherwise).
+        this.boundConnectionTimeouts = timeouts.isEmpty() || dataSource == null ? null
+                : new BoundConnectionTimeouts(timeouts, dataSource);
         this.dataSource = dataSource;
         this.gate = Objects.requireNonNull(gate, "gate");
         Objects.requireNonNull(transactionManager, "transactionManager");
@@ -158,8 +160,9 @@ public class BulkheadTemplate {
      */
     private <T extends @Nullable Object> T inTransaction(Permit permit, TransactionCallback<T> action) {
         TransactionStatus status = transactionManager.getTransaction(definition);
-        if (boundConnectionTimeouts != null) {
-            applyTimeouts(permit, status);
+        BoundConnectionTimeouts bound = boundConnectionTimeouts;
+        if (bound != null) {
+            applyTimeouts(bound, permit, status);
         }
         T result;
         try {
@@ -191,9 +194,9 @@ public class BulkheadTemplate {
     }
 
     /** The transaction's first statement; a failure here is a failed setup, not a rollback of work. */
-    private void applyTimeouts(Permit permit, TransactionStatus status) {
+    private void applyTimeouts(BoundConnectionTimeouts bound, Permit permit, TransactionStatus status) {
         try {
-            boundConnectionTimeouts.apply(permit);
+            bound.apply(permit);
         } catch (Throwable setupFailure) {
             rollBackAfter(setupFailure, status);
             throw setupFailure;

@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A data source around a real one whose next JDBC commit can be made to fail the way a driver reports a commit
@@ -16,7 +17,7 @@ import javax.sql.DataSource;
  */
 public final class CommitFaults {
 
-    private final AtomicReference<String> nextCommitFailure = new AtomicReference<>();
+    private final AtomicReference<@Nullable String> nextCommitFailure = new AtomicReference<>();
     private final DataSource dataSource;
 
     /** Wraps {@code target}; nothing fails until {@link #failNextCommit(String)} is called. */

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
@@ -41,7 +42,7 @@ public final class PostgresFixture {
     private static final String POSTGRES_IMAGE = "postgres:17-alpine";
     private static final ReentrantLock START_LOCK = new ReentrantLock();
     private static final AtomicInteger SCHEMA_SEQUENCE = new AtomicInteger();
-    private static volatile PostgresServer server;
+    private static volatile @Nullable PostgresServer server;
 
     private PostgresFixture() {
     }

@@ -30,6 +30,7 @@ import java.util.StringJoiner;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The public API of a published module as text, computed from its compiled classes, so that a test in the module
@@ -103,7 +104,7 @@ public final class PublicApi {
      * @throws IllegalArgumentException if {@code classesDirectory} is not a directory
      * @throws IllegalStateException if a class cannot be loaded or reflected on
      */
-    public static String listing(Path classesDirectory, String packagePrefix) {
+    public static String listing(Path classesDirectory, @Nullable String packagePrefix) {
         if (!Files.isDirectory(classesDirectory)) {
             throw new IllegalArgumentException("Not a directory of compiled classes: "
                     + classesDirectory.toAbsolutePath());
@@ -159,7 +160,7 @@ public final class PublicApi {
     }
 
     /** The check with the listing restricted to {@code packagePrefix} and the update flag given, for tests. */
-    static void assertMatchesCommittedListing(Path classesDirectory, String packagePrefix, Path committedFile,
+    static void assertMatchesCommittedListing(Path classesDirectory, @Nullable String packagePrefix, Path committedFile,
             boolean update) {
         String current = listing(classesDirectory, packagePrefix);
         boolean exists = Files.isRegularFile(committedFile);
@@ -494,13 +495,13 @@ public final class PublicApi {
         return message.toString();
     }
 
-    private static Path moduleDirectory(Path classesDirectory) {
+    private static @Nullable Path moduleDirectory(Path classesDirectory) {
         Path target = classesDirectory.toAbsolutePath().normalize().getParent();
         return target != null ? target.getParent() : null;
     }
 
     /** The file as the command to run sees it: from the project root, the folder above the module's. */
-    private static String displayed(Path committedFile, Path module) {
+    private static String displayed(Path committedFile, @Nullable Path module) {
         Path file = committedFile.toAbsolutePath().normalize();
         Path root = module != null ? module.getParent() : null;
         return root != null && file.startsWith(root) ? root.relativize(file).toString() : committedFile.toString();
@@ -532,7 +533,7 @@ public final class PublicApi {
             if (!headerChanged && added.isEmpty() && removed.isEmpty()) {
                 continue;
             }
-            if (!headerChanged) {
+            if (!headerChanged && now != null) {
                 diff.append("  ").append(now.header).append('\n');
             }
             if (old != null && headerChanged) {

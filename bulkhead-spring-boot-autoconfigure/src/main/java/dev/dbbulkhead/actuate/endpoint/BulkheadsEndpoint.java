@@ -118,15 +118,16 @@ public class BulkheadsEndpoint {
                 if (maxQueued != null) {
                     template.gate().resizeQueued(maxQueued);
                 }
-            } else if (maxQueued == null) {
-                template.gate().resizeConcurrent(maxConcurrent);
-            } else if (maxConcurrent == null) {
-                template.gate().resizeQueued(maxQueued);
-            } else {
+            } else if (maxConcurrent != null && maxQueued != null) {
                 template.resize(maxConcurrent, maxQueued);
+            } else if (maxConcurrent != null) {
+                template.gate().resizeConcurrent(maxConcurrent);
+            } else if (maxQueued != null) {
+                template.gate().resizeQueued(maxQueued);
             }
         } catch (IllegalArgumentException outOfRange) {
-            throw new InvalidEndpointRequestException(outOfRange.getMessage(), outOfRange.getMessage());
+            String refusal = String.valueOf(outOfRange.getMessage());
+            throw new InvalidEndpointRequestException(refusal, refusal);
         }
         return describe(template);
     }

@@ -30,7 +30,8 @@ final class ApplicationRejectionHandlers {
     ApplicationRejectionHandlers(ApplicationContext context) {
         // Looked up at the first rejection, when every advice bean exists; in Spring MVC's own order.
         this.advices = SingletonSupplier.of(() -> ControllerAdviceBean.findAnnotatedBeans(context).stream()
-                .filter(advice -> !BulkheadRejectedExceptionHandler.class.isAssignableFrom(advice.getBeanType()))
+                .filter(advice -> advice.getBeanType() == null
+                        || !BulkheadRejectedExceptionHandler.class.isAssignableFrom(advice.getBeanType()))
                 .toList());
     }
 
