@@ -1,5 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.annotation.DbBulkheadEntries;
+import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.budget.BudgetSettings;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.gate.GateInstrumentation;
@@ -112,7 +114,7 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry,
             Environment environment) {
-        return new DbBulkheadPostProcessor(() -> DbBulkheadEntries.gated(registry.getObject()),
-                DbBulkheadPostProcessor.advisorOrder(environment));
+        return new DbBulkheadPostProcessor(() -> WorkloadEntries.gated(registry.getObject()),
+                WorkloadEntries.advisorOrder(environment));
     }
 }

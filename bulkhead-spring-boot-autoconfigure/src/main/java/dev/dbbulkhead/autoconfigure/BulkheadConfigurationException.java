@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.annotation.DbBulkheadDeclarationException;
 import dev.dbbulkhead.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Arrays;
@@ -40,48 +41,10 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
     }
 
-    static BulkheadConfigurationException transactionalEntry(String beanName, Class<?> beanClass, Method method,
-                                                             String workload) {
-        String where = describe(beanName, beanClass, method);
-        return new BulkheadConfigurationException(
-                where + " is annotated @DbBulkhead(\"" + workload + "\") and is also transactional (@Transactional"
-                        + " on the method, its class or an interface it implements). Its transaction would begin"
-                        + " before admission and hold a connection while it waits at the gate.",
-                "Remove @Transactional from " + signature(beanClass, method) + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
-                        + " after admission. Transactional code it calls belongs in another bean.");
-    }
-
-    static BulkheadConfigurationException unreachableEntry(String beanName, Class<?> beanClass, Method method,
-                                                           String workload) {
-        return new BulkheadConfigurationException(
-                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but it is"
-                        + " private, final or static: a proxy cannot intercept it, so its calls would run unadmitted"
-                        + " and without a transaction.",
-                "Make " + signature(beanClass, method) + " a non-private, non-final instance method, and call it"
-                        + " through the bean rather than from inside the same object.");
-    }
-
-    static BulkheadConfigurationException unproxyableClass(String beanName, Class<?> beanClass) {
-        String kind = beanClass.isRecord() ? "a record" : "a final class";
-        return new BulkheadConfigurationException(
-                "Bean '" + beanName + "' of type " + beanClass.getName() + " has @DbBulkhead methods, but it is "
-                        + kind + ": a class-based proxy cannot subclass it, so none of its calls could be admitted.",
-                "Make " + ClassUtils.getShortName(beanClass) + " a non-final class (a record cannot be one: move the"
-                        + " @DbBulkhead methods to a class of their own).");
-    }
-
-    static BulkheadConfigurationException escapingEntry(String beanName, Class<?> beanClass, Method method,
-                                                        String workload, DbBulkheadEscapes.Escape escape) {
-        return new BulkheadConfigurationException(
-                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but "
-                        + escape.why() + ". Its database work would escape the gate's limit and the transaction.",
-                escape.fix());
-    }
-
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
         return new BulkheadConfigurationException(
-                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
+                DbBulkheadDeclarationException.describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
                         + "\"), but no workload '" + workload + "' is configured. Configured workloads: " + configured,
                 "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
@@ -130,7 +93,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
                                                        String workload, Collection<String> dataSources,
                                                        Collection<String> transactionManagers) {
         return new BulkheadConfigurationException(
-                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but"
+                DbBulkheadDeclarationException.describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but"
                         + " db-bulkhead could not set up its gates: they need a DataSource and a"
                         + " PlatformTransactionManager bean, and the application has DataSources " + dataSources
                         + " and transaction managers " + transactionManagers + " (with several DataSources and none"
@@ -165,16 +128,4 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " and log them as warnings.");
     }
 
-    private static String describe(String beanName, Class<?> beanClass, Method method) {
-        return "Method " + beanClass.getName() + "." + signature(method) + " of bean '" + beanName + "'";
-    }
-
-    private static String signature(Class<?> beanClass, Method method) {
-        return ClassUtils.getShortName(beanClass) + "." + signature(method);
-    }
-
-    private static String signature(Method method) {
-        return method.getName() + Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-                .collect(Collectors.joining(", ", "(", ")"));
-    }
 }

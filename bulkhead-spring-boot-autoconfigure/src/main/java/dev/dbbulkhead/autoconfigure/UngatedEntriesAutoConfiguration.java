@@ -1,5 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.annotation.DbBulkheadEntries;
+import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -37,10 +39,10 @@ public final class UngatedEntriesAutoConfiguration {
         return new DbBulkheadPostProcessor(() -> {
             BulkheadProperties settings = properties.getObject();
             if (settings.isEnabled()) {
-                return DbBulkheadEntries.unavailable(beanFactory);
+                return WorkloadEntries.unavailable(beanFactory);
             }
-            return DbBulkheadEntries.ungated(settings, new WorkloadTransactionManagers(beanFactory, transactionManager,
+            return WorkloadEntries.ungated(settings, new WorkloadTransactionManagers(beanFactory, transactionManager,
                     dataSource, transactionManagerCustomizers));
-        }, DbBulkheadPostProcessor.advisorOrder(environment));
+        }, WorkloadEntries.advisorOrder(environment));
     }
 }

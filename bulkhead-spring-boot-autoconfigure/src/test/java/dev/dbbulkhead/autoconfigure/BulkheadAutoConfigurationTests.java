@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;

@@ -11,7 +11,9 @@ import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfigu
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
 import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.support.FleetConnections;
 import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.metrics.FleetMeterBinder;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.MeterRegistry;

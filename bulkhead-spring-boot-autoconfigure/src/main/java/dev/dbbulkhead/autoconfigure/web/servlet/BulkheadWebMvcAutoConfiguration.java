@@ -5,6 +5,9 @@ import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
+import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
+import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
+import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,10 +51,10 @@ public final class BulkheadWebMvcAutoConfiguration {
     /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
     @Bean
     @ConditionalOnMissingBean
-    RejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
+    BulkheadRejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
             ObjectProvider<ContentNegotiationManager> negotiation,
             ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
-        return new RejectionResponder(handler,
+        return new BulkheadRejectionResponder(handler,
                 SingletonSupplier.of(() -> negotiation.getIfUnique(ContentNegotiationManager::new)),
                 SingletonSupplier.of(() -> {
                     RequestMappingHandlerAdapter mvc = handlerAdapter.getIfAvailable();
@@ -61,13 +64,13 @@ public final class BulkheadWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadRejectionResolver bulkheadRejectionResolver(RejectionResponder responder, ApplicationContext context) {
-        return new BulkheadRejectionResolver(responder, new ApplicationRejectionHandlers(context));
+    BulkheadRejectionResolver bulkheadRejectionResolver(BulkheadRejectionResponder responder, ApplicationContext context) {
+        return new BulkheadRejectionResolver(responder, context);
     }
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadRejectionFilter bulkheadRejectionFilter(RejectionResponder responder) {
+    BulkheadRejectionFilter bulkheadRejectionFilter(BulkheadRejectionResponder responder) {
         return new BulkheadRejectionFilter(responder);
     }
 }

@@ -8,6 +8,8 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.SharedDatabase;
 import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
+import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
+import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

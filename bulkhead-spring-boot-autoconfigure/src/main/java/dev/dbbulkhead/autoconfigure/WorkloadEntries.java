@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.annotation.DbBulkheadEntries;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.lang.reflect.Method;
@@ -10,27 +11,31 @@ import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * How the calls of {@code @DbBulkhead} methods run, one workload at a time: admitted through the workload's gate,
- * or — with the gates turned off — only in the workload's transaction. Never without a transaction: where neither
- * is possible, the start-up check refuses the method.
+ * The ways {@code @DbBulkhead} calls run that the auto-configuration offers: through each workload's
+ * {@link BulkheadTemplate}; with {@code db.bulkhead.enabled=false}, in the workload's transaction only; or, where
+ * gates were asked for but could not be built, not at all — every entry refused at start-up.
  */
-interface DbBulkheadEntries {
+final class WorkloadEntries {
+
+    private WorkloadEntries() {
+    }
 
     /**
-     * Checks at start-up that calls of {@code method} naming {@code workload} can run as promised.
-     *
-     * @throws BulkheadConfigurationException naming the bean, the method and the fix otherwise
+     * {@code db.bulkhead.advisor-order}, bound from {@code environment} rather than through
+     * {@link BulkheadProperties}, which a post-processor must not create early.
      */
-    void check(String beanName, Class<?> beanClass, Method method, String workload);
-
-    /** Runs the calls naming {@code workload}; the workload passed {@link #check} at start-up. */
-    TransactionOperations transactions(String workload);
+    static int advisorOrder(Environment environment) {
+        return Binder.get(environment).bind(BulkheadProperties.PREFIX + ".advisor-order", Integer.class)
+                .orElse(BulkheadProperties.DEFAULT_ADVISOR_ORDER);
+    }
 
     /** Admission through each workload's {@link BulkheadTemplate}. */
     static DbBulkheadEntries gated(BulkheadRegistry registry) {

@@ -1,8 +1,7 @@
-package dev.dbbulkhead.autoconfigure.web.servlet;
+package dev.dbbulkhead.web.servlet;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.transaction.DeadlineExceededException;
-import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -25,7 +24,7 @@ import org.springframework.web.context.request.ServletWebRequest;
  * {@code Retry-After} and Boot's error view for status 503 (through {@code sendError}); any other client gets the
  * problem detail of {@link BulkheadRejectedExceptionHandler}, written with the application's message converters.
  */
-final class RejectionResponder {
+public final class BulkheadRejectionResponder {
 
     private static final MediaType PROBLEM = MediaType.APPLICATION_PROBLEM_JSON;
 
@@ -33,8 +32,14 @@ final class RejectionResponder {
     private final Supplier<ContentNegotiationManager> negotiation;
     private final Supplier<List<HttpMessageConverter<?>>> converters;
 
-    RejectionResponder(BulkheadRejectedExceptionHandler handler, Supplier<ContentNegotiationManager> negotiation,
-                       Supplier<List<HttpMessageConverter<?>>> converters) {
+    /**
+     * @param handler     the answer to a rejection: its status, {@code Retry-After} and problem detail
+     * @param negotiation the application's content negotiation, asked at the first rejection
+     * @param converters  the application's message converters, asked at the first rejection
+     */
+    public BulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
+                                      Supplier<ContentNegotiationManager> negotiation,
+                                      Supplier<List<HttpMessageConverter<?>>> converters) {
         this.handler = handler;
         this.negotiation = negotiation;
         this.converters = converters;

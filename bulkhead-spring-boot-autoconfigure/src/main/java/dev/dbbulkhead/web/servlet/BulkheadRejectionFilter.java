@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure.web.servlet;
+package dev.dbbulkhead.web.servlet;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -14,17 +14,18 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * the container's 500. Whatever the view wrote so far is discarded; once the response is committed nothing can be
  * changed and the failure goes on as it came.
  */
-final class BulkheadRejectionFilter extends OncePerRequestFilter implements Ordered {
+public final class BulkheadRejectionFilter extends OncePerRequestFilter implements Ordered {
 
     /**
      * After Boot's infrastructure filters (all ordered below zero: encoding, observation, security), so that they
      * see the 503 rather than the exception.
      */
-    static final int ORDER = 0;
+    public static final int ORDER = 0;
 
-    private final RejectionResponder responder;
+    private final BulkheadRejectionResponder responder;
 
-    BulkheadRejectionFilter(RejectionResponder responder) {
+    /** @param responder writes the 503 */
+    public BulkheadRejectionFilter(BulkheadRejectionResponder responder) {
         this.responder = responder;
     }
 
@@ -34,7 +35,7 @@ final class BulkheadRejectionFilter extends OncePerRequestFilter implements Orde
         try {
             chain.doFilter(request, response);
         } catch (ServletException | IOException | RuntimeException failure) {
-            RuntimeException overload = RejectionResponder.overloadIn(failure);
+            RuntimeException overload = BulkheadRejectionResponder.overloadIn(failure);
             if (overload == null || response.isCommitted()) {
                 throw failure;
             }

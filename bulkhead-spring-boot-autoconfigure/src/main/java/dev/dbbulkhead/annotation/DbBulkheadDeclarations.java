@@ -1,6 +1,5 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
-import dev.dbbulkhead.annotation.DbBulkhead;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;

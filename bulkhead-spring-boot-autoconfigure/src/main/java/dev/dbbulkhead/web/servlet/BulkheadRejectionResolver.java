@@ -1,10 +1,11 @@
-package dev.dbbulkhead.autoconfigure.web.servlet;
+package dev.dbbulkhead.web.servlet;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.jspecify.annotations.Nullable;
+import org.springframework.context.ApplicationContext;
 import org.springframework.core.Ordered;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 import org.springframework.web.servlet.ModelAndView;
@@ -15,23 +16,28 @@ import org.springframework.web.servlet.ModelAndView;
  * methods are asked, so that an application's catch-all handler cannot turn it into a 500. An application's own
  * handler written for rejections is left to answer: this resolver then steps aside.
  */
-final class BulkheadRejectionResolver implements HandlerExceptionResolver, Ordered {
+public final class BulkheadRejectionResolver implements HandlerExceptionResolver, Ordered {
 
     /** After Boot's {@code DefaultErrorAttributes}, which only records the exception for the error view. */
-    static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
+    public static final int ORDER = Ordered.HIGHEST_PRECEDENCE + 1;
 
-    private final RejectionResponder responder;
+    private final BulkheadRejectionResponder responder;
     private final ApplicationRejectionHandlers applicationHandlers;
 
-    BulkheadRejectionResolver(RejectionResponder responder, ApplicationRejectionHandlers applicationHandlers) {
+    /**
+     * @param responder writes the 503
+     * @param context   the application, whose {@code @ExceptionHandler} methods written for rejections are left to
+     *                  answer them
+     */
+    public BulkheadRejectionResolver(BulkheadRejectionResponder responder, ApplicationContext context) {
         this.responder = responder;
-        this.applicationHandlers = applicationHandlers;
+        this.applicationHandlers = new ApplicationRejectionHandlers(context);
     }
 
     @Override
     public @Nullable ModelAndView resolveException(HttpServletRequest request, HttpServletResponse response,
                                                    @Nullable Object handler, Exception failure) {
-        RuntimeException overload = RejectionResponder.overloadIn(failure);
+        RuntimeException overload = BulkheadRejectionResponder.overloadIn(failure);
         if (overload == null || response.isCommitted() || applicationHandlers.handleRejections(handler, failure)) {
             return null;
         }

@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;

@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -11,8 +11,6 @@ import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvis
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.core.env.Environment;
 import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
 import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
@@ -20,12 +18,12 @@ import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted where
- * {@code db.bulkhead.advisor-order} puts admission among the bean's other advisors (by default last, inside all of
+ * {@code advisorOrder} puts admission among the bean's other advisors (by default last, inside all of
  * them: {@link DbBulkheadAdvisorOrder}), after checking at start-up that each such method can be intercepted, names a
  * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
  * no AspectJ weaving.
  */
-final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
+public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
         implements SmartInitializingSingleton {
 
     private static final long serialVersionUID = 1L;
@@ -41,7 +39,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
      * @param advisorOrder where admission runs among the bean's other advisors: inside every advisor whose order is
      *                     at most this value, outside the others
      */
-    DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries, int advisorOrder) {
+    public DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries, int advisorOrder) {
         this.entries = SingletonSupplier.of(entries);
         DefaultPointcutAdvisor admission = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT,
                 new DbBulkheadInterceptor(this.entries));
@@ -51,15 +49,6 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         setProxyTargetClass(true);
     }
 
-    /**
-     * {@code db.bulkhead.advisor-order}, bound from {@code environment} rather than through
-     * {@link BulkheadProperties}, which a post-processor must not create early.
-     */
-    static int advisorOrder(Environment environment) {
-        return Binder.get(environment).bind(BulkheadProperties.PREFIX + ".advisor-order", Integer.class)
-                .orElse(BulkheadProperties.DEFAULT_ADVISOR_ORDER);
-    }
-
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         Class<?> beanClass = AopProxyUtils.ultimateTargetClass(bean);
@@ -67,7 +56,7 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
         // below reuses: a bean without @DbBulkhead is walked once, not once here and again there.
         if (isEligible(beanClass)) {
             if (Modifier.isFinal(beanClass.getModifiers()) && !(bean instanceof Advised)) {
-                throw BulkheadConfigurationException.unproxyableClass(beanName, beanClass);
+                throw DbBulkheadDeclarationException.unproxyableClass(beanName, beanClass);
             }
             ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, beanClass, method),
                     ReflectionUtils.USER_DECLARED_METHODS);
@@ -119,13 +108,13 @@ final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPost
             return;
         }
         if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
-            throw BulkheadConfigurationException.unreachableEntry(beanName, declaringType, method, workload);
+            throw DbBulkheadDeclarationException.unreachableEntry(beanName, declaringType, method, workload);
         }
         DbBulkheadEscapes.of(method, targetClass).ifPresent(escape -> {
-            throw BulkheadConfigurationException.escapingEntry(beanName, declaringType, method, workload, escape);
+            throw DbBulkheadDeclarationException.escapingEntry(beanName, declaringType, method, workload, escape);
         });
         if (transactionAttributes.getTransactionAttribute(method, targetClass) != null) {
-            throw BulkheadConfigurationException.transactionalEntry(beanName, declaringType, method, workload);
+            throw DbBulkheadDeclarationException.transactionalEntry(beanName, declaringType, method, workload);
         }
         entries.obtain().check(beanName, declaringType, method, workload);
     }

@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
 import java.lang.reflect.Method;
 import java.util.List;

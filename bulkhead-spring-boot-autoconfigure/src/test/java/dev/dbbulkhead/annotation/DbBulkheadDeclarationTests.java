@@ -1,8 +1,10 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.FailureReports;
+import dev.dbbulkhead.autoconfigure.SharedDatabase;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure.fleet;
+package dev.dbbulkhead.fleet.support;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -8,14 +8,19 @@ import java.time.Duration;
  * The coordinator's own pool of one connection, made from the application pool's settings, so that a renewal never
  * waits behind the application's work for a connection. It is one more connection per instance, outside the budget.
  */
-final class FleetConnections implements AutoCloseable {
+public final class FleetConnections implements AutoCloseable {
 
     /** HikariCP refuses a shorter connection timeout. */
     private static final long LEAST_CONNECTION_TIMEOUT_MILLIS = 250;
 
     private final HikariDataSource pool;
 
-    FleetConnections(HikariDataSource application, Duration heartbeat, Duration leaseTtl) {
+    /**
+     * @param application the application's pool, whose settings the coordinator's pool copies
+     * @param heartbeat   how often the member renews: the longest a renewal waits for its connection
+     * @param leaseTtl    how long a lease lasts unrenewed: a renewal on a dead socket gives up within it
+     */
+    public FleetConnections(HikariDataSource application, Duration heartbeat, Duration leaseTtl) {
         HikariConfig config = new HikariConfig();
         application.copyStateTo(config);
         config.setPoolName(application.getPoolName() + "-fleet");
@@ -36,7 +41,8 @@ final class FleetConnections implements AutoCloseable {
         this.pool = new HikariDataSource(config);
     }
 
-    HikariDataSource dataSource() {
+    /** The coordinator's pool. */
+    public HikariDataSource dataSource() {
         return pool;
     }
 

@@ -1,6 +1,5 @@
-package dev.dbbulkhead.autoconfigure.web.servlet;
+package dev.dbbulkhead.web.servlet;
 
-import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

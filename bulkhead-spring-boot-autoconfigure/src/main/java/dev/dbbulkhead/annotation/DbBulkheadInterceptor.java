@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead.annotation;
 
 import java.util.Map;
 import java.util.Objects;

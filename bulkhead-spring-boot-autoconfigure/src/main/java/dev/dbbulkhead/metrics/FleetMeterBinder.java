@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure.fleet;
+package dev.dbbulkhead.metrics;
 
 import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
@@ -13,15 +13,19 @@ import java.util.function.ToIntFunction;
  * {@code workload}), and this instance's connections and the number of members (tagged {@code kind}; they belong to
  * the instance, not to one workload).
  */
-final class FleetMeterBinder implements MeterBinder {
+public final class FleetMeterBinder implements MeterBinder {
 
-    static final String SHARE = "db.bulkhead.fleet.share";
-    static final String CONNECTIONS = "db.bulkhead.fleet.connections";
-    static final String MEMBERS = "db.bulkhead.fleet.members";
+    /** Gauge of the cap the fleet share puts on a coordinated workload's B, tagged {@code workload}. */
+    public static final String SHARE = "db.bulkhead.fleet.share";
+    /** Gauges of this instance's connections, tagged {@code kind}: {@code applied}, {@code granted}, {@code target}, {@code budget}. */
+    public static final String CONNECTIONS = "db.bulkhead.fleet.connections";
+    /** Gauge of the members of the fleet. */
+    public static final String MEMBERS = "db.bulkhead.fleet.members";
 
     private final FleetMembership membership;
 
-    FleetMeterBinder(FleetMembership membership) {
+    /** @param membership this instance's membership of the fleet, whose ceilings and snapshots the gauges read */
+    public FleetMeterBinder(FleetMembership membership) {
         this.membership = membership;
     }
 
