@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * {@code abstract} of interface methods, the {@code static} of nested interfaces, enums and records, the
  * {@code final} or {@code sealed} of enums and records, the supertype of enums and records, and the
  * {@code values()} and {@code valueOf(String)} of enums. Modifiers that do not concern callers
- * ({@code synchronized}, {@code native}, {@code transient}, {@code volatile}), annotations, parameter names and
+ * (locking, native code, transient and volatile fields), annotations, parameter names and
  * constant values are not listed; only {@code @Deprecated}, on types and members, is.
  *
  * <p>Typical use, in a test of the module (Surefire runs it with the module folder as working directory):
