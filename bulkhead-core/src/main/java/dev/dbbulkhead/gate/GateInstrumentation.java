@@ -1,10 +1,10 @@
 package dev.dbbulkhead.gate;
 
-
 /**
- * Observes the gate of every workload the auto-configuration builds; each bean of this type is asked, in bean
- * order, as each gate is built. The metrics, the observations and the {@code dbbulkheads} endpoint's totals are
- * such beans; an application may add its own.
+ * Observes the gates that something building many of them builds: asked for a workload's listener as its gate is
+ * about to be built, then handed the gate. The Spring Boot auto-configuration asks every bean of this type, in bean
+ * order; its metrics, observations and the {@code dbbulkheads} endpoint's totals are such beans, and an
+ * application may add its own. Where gates are built by hand, pass the listener to the {@link AdmissionGate}.
  */
 public interface GateInstrumentation {
 
