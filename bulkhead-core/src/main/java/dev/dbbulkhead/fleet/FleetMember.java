@@ -61,7 +61,8 @@ public final class FleetMember {
      * @param lastFailure why the last renewal failed; null when it succeeded
      */
     public record Snapshot(String memberId, Status status, int applied, int granted, int target, int budget,
-                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members, @Nullable String lastFailure) {
+                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members,
+                           @Nullable String lastFailure) {
     }
 
     private final FleetCoordinator coordinator;

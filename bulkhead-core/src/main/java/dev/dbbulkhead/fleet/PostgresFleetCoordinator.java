@@ -195,7 +195,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * Runs {@code work} in one transaction whose lock waits and statements are bounded by {@code bound}, so that a
      * stuck renewal gives up instead of outliving the lease it renews.
      */
-    private static <T extends @Nullable Object> T inTransaction(Connection connection, Duration bound, SqlStep<T> work) throws SQLException {
+    private static <T extends @Nullable Object> T inTransaction(Connection connection, Duration bound, SqlStep<T> work)
+            throws SQLException {
         boolean autoCommit = connection.getAutoCommit();
         connection.setAutoCommit(false);
         try {

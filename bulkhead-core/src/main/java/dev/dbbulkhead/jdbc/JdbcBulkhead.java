@@ -108,7 +108,8 @@ public final class JdbcBulkhead {
      *
      * @param deadline the budget of this call, positive; {@code null} for the bulkhead's own only
      */
-    public <T extends @Nullable Object> T transaction(@Nullable Duration deadline, SqlWork<T> work) throws SQLException {
+    public <T extends @Nullable Object> T transaction(@Nullable Duration deadline, SqlWork<T> work)
+            throws SQLException {
         Objects.requireNonNull(work, "work");
         try (Permit permit = timeouts.admit(gate, deadline)) {
             return inTransaction(permit, work);
@@ -153,7 +154,8 @@ public final class JdbcBulkhead {
      * Runs the work and commits, recording the outcome; on failure the caller rolls back. A failure of the timeouts'
      * {@code SET LOCAL} before it is a failed setup and keeps the outcome {@link ExecutionOutcome#FAILED}.
      */
-    private <T extends @Nullable Object> T commit(Permit permit, Connection connection, SqlWork<T> work) throws SQLException {
+    private <T extends @Nullable Object> T commit(Permit permit, Connection connection, SqlWork<T> work)
+            throws SQLException {
         T result;
         try {
             result = work.run(connection);

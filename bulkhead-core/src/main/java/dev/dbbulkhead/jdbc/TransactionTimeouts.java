@@ -31,7 +31,8 @@ public final class TransactionTimeouts {
     private final @Nullable Duration lockTimeout;
     private final @Nullable Duration deadline;
 
-    private TransactionTimeouts(@Nullable Duration statementTimeout, @Nullable Duration lockTimeout, @Nullable Duration deadline) {
+    private TransactionTimeouts(@Nullable Duration statementTimeout, @Nullable Duration lockTimeout,
+                                @Nullable Duration deadline) {
         this.statementTimeout = statementTimeout;
         this.lockTimeout = lockTimeout;
         this.deadline = deadline;
@@ -45,7 +46,8 @@ public final class TransactionTimeouts {
      * @throws IllegalArgumentException for a value that is not a whole number of milliseconds from 1 ms to
      *                                  2147483647 ms
      */
-    public static TransactionTimeouts of(@Nullable Duration statementTimeout, @Nullable Duration lockTimeout, @Nullable Duration deadline) {
+    public static TransactionTimeouts of(@Nullable Duration statementTimeout, @Nullable Duration lockTimeout,
+                                         @Nullable Duration deadline) {
         return new TransactionTimeouts(
                 requireMillis("statementTimeout", statementTimeout),
                 requireMillis("lockTimeout", lockTimeout),

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dbbulkhead.BulkheadMisuseException;
-import dev.dbbulkhead.MisuseKind;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;

@@ -1,6 +1,5 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.annotation.DbBulkheadEntries;
 import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.budget.BudgetSettings;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
@@ -78,9 +77,10 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     ConnectionBudgetCheck dbBulkheadConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry,
             BulkheadProperties properties, AdaptiveLimits adaptiveLimits, ListableBeanFactory beanFactory) {
-        validateFleet(properties.getFleet());
+        BulkheadProperties.Fleet fleet = properties.getFleet();
+        validateFleet(fleet);
         BudgetSettings settings = new BudgetSettings(properties.getBudget().getMode() == BulkheadProperties.BudgetMode.FAIL,
-                properties.getFleet().getMaxInstances(), properties.getFleet().getOtherConnections());
+                fleet.getMaxInstances(), fleet.getOtherConnections());
         return new ConnectionBudgetCheck(registry, settings, BulkheadConfigurationException::connectionBudget,
                 adaptiveLimits::mostConcurrent, () -> OpenSessionInViewCheck.findings(beanFactory));
     }

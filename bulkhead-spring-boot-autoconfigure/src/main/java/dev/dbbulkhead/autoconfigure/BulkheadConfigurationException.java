@@ -1,14 +1,12 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.annotation.DbBulkheadDeclarationException;
+import static dev.dbbulkhead.annotation.DbBulkheadDeclarationException.describe;
+
 import dev.dbbulkhead.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import org.springframework.util.ClassUtils;
 
 /**
  * The bulkhead configuration cannot work: a property value out of range, or a {@code @DbBulkhead} declaration
@@ -44,7 +42,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
         return new BulkheadConfigurationException(
-                DbBulkheadDeclarationException.describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
                         + "\"), but no workload '" + workload + "' is configured. Configured workloads: " + configured,
                 "Configure the workload under '" + BulkheadProperties.PREFIX + ".workloads." + workload
                         + "' (for example '" + BulkheadProperties.PREFIX + ".workloads." + workload
@@ -93,7 +91,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
                                                        String workload, Collection<String> dataSources,
                                                        Collection<String> transactionManagers) {
         return new BulkheadConfigurationException(
-                DbBulkheadDeclarationException.describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but"
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but"
                         + " db-bulkhead could not set up its gates: they need a DataSource and a"
                         + " PlatformTransactionManager bean, and the application has DataSources " + dataSources
                         + " and transaction managers " + transactionManagers + " (with several DataSources and none"

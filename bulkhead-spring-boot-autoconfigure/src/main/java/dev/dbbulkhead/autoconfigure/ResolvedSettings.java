@@ -28,11 +28,13 @@ public final class ResolvedSettings {
      *
      * @throws BulkheadConfigurationException when {@code check} refuses the value
      */
-    public static <T extends @Nullable Object, R extends @Nullable Object> R requireValid(String property, T value, Function<T, R> check) {
+    public static <T extends @Nullable Object, R extends @Nullable Object> R requireValid(String property, T value,
+                                                                                       Function<T, R> check) {
         try {
             return check.apply(value);
         } catch (IllegalArgumentException refused) {
-            throw BulkheadConfigurationException.invalidProperty(property, value, String.valueOf(refused.getMessage()));
+            throw BulkheadConfigurationException.invalidProperty(property, value,
+                    String.valueOf(refused.getMessage()));
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.annotation.DbBulkheadEntries;
 import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;

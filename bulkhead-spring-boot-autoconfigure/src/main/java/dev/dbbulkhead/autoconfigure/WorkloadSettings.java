@@ -29,8 +29,8 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
  * @param adaptiveLimit         the bounds of the learnt B, starting at the gate's B; null for a fixed B
  */
-record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition, TransactionTimeouts timeouts,
-                        Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
+record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
+                        TransactionTimeouts timeouts, Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
                         @Nullable AdaptiveLimitConfig adaptiveLimit) {
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
@@ -249,14 +249,16 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /** Applies {@code check} to the setting's value, reporting its refusal under the setting's property. */
-    static <T extends @Nullable Object, R extends @Nullable Object> R validate(Setting<T> setting, Function<T, R> check) {
+    static <T extends @Nullable Object, R extends @Nullable Object> R validate(Setting<T> setting,
+                                                                               Function<T, R> check) {
         return ResolvedSettings.requireValid(setting.property(), setting.value(), check);
     }
 
     /** Picks each key from the workload, else from the defaults, else the built-in value. */
     private record Resolver(String prefix, Workload own, Workload defaults) {
 
-        <T extends @Nullable Object> Setting<T> setting(String key, Function<Workload, @Nullable T> property, T builtIn) {
+        <T extends @Nullable Object> Setting<T> setting(String key, Function<Workload, @Nullable T> property,
+                                                        T builtIn) {
             T value = property.apply(own);
             if (value != null) {
                 return new Setting<>(prefix + key, value);

@@ -68,7 +68,8 @@ public class BulkheadTemplate {
      * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}, or timeouts without a data source
      */
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
-                            TransactionDefinition definition, TransactionTimeouts timeouts, @Nullable DataSource dataSource) {
+                            TransactionDefinition definition, TransactionTimeouts timeouts,
+                            @Nullable DataSource dataSource) {
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         if (!timeouts.isEmpty() && dataSource == null) {
             throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
@@ -146,7 +147,8 @@ public class BulkheadTemplate {
      *
      * @param deadline the budget of this call, positive; {@code null} for the workload's own only
      */
-    public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action) throws TransactionException {
+    public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action)
+            throws TransactionException {
         Objects.requireNonNull(action, "action");
         try (Permit permit = timeouts.admit(gate, deadline)) {
             return inTransaction(permit, action);

@@ -1,9 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
-import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
-import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.LimitDescriptor;
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
@@ -13,7 +11,6 @@ import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
-import dev.dbbulkhead.limit.LimitChange;
 import dev.dbbulkhead.limit.LimitSnapshot;
 import dev.dbbulkhead.metrics.BulkheadMeterBinder;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
@@ -24,15 +21,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.test.system.CapturedOutput;
-import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /** {@code limit.mode=adaptive} wired into the gates, the budget check, the endpoint and the meters. */
-@ExtendWith(OutputCaptureExtension.class)
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class AdaptiveLimitAutoConfigurationTests {
 

@@ -95,7 +95,7 @@ public class BulkheadsEndpoint {
      */
     @WriteOperation
     public @Nullable WorkloadDescriptor resize(@Selector String name, @Nullable Integer maxConcurrent,
-                                     @Nullable Integer maxQueued) {
+                                               @Nullable Integer maxQueued) {
         BulkheadTemplate template = registry.find(name).orElse(null);
         if (template == null) {
             return null;
@@ -135,8 +135,8 @@ public class BulkheadsEndpoint {
     private WorkloadDescriptor describe(BulkheadTemplate template) {
         AdmissionGate gate = template.gate();
         GateConfig config = gate.config();
-        return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(), gate.active(),
-                gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
+        return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(),
+                gate.active(), gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
                 adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
                 QueueDescriptor.of(gate));
     }
@@ -188,8 +188,8 @@ public class BulkheadsEndpoint {
      * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
      * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
      */
-    public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget, @Nullable FleetDescriptor fleet)
-            implements OperationResponseBody {
+    public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
+                                      @Nullable FleetDescriptor fleet) implements OperationResponseBody {
     }
 
     /**
@@ -208,8 +208,8 @@ public class BulkheadsEndpoint {
      * @param members     every member with an unexpired lease
      */
     public record FleetDescriptor(String memberId, String status, int connections, int granted, int target, int budget,
-                        boolean canServe, String leaseLeft, @Nullable String lastFailure,
-                        Map<String, Integer> ceilings, List<MemberDescriptor> members) {
+                                  boolean canServe, String leaseLeft, @Nullable String lastFailure,
+                                  Map<String, Integer> ceilings, List<MemberDescriptor> members) {
 
         static FleetDescriptor of(FleetMember.Snapshot snapshot, Map<String, ConcurrencyCeiling> ceilings) {
             Map<String, Integer> caps = new LinkedHashMap<>();
@@ -233,11 +233,11 @@ public class BulkheadsEndpoint {
      * @param leaseLeft time until its lease expires (ISO-8601)
      */
     public record MemberDescriptor(String memberId, int weight, int demand, int granted, int target, String leaseAge,
-                         String leaseLeft) {
+                                   String leaseLeft) {
 
         static MemberDescriptor of(FleetMemberState state) {
-            return new MemberDescriptor(state.memberId(), state.weight(), state.demand(), state.granted(), state.target(),
-                    state.leaseAge().toString(), state.leaseLeft().toString());
+            return new MemberDescriptor(state.memberId(), state.weight(), state.demand(), state.granted(),
+                    state.target(), state.leaseAge().toString(), state.leaseLeft().toString());
         }
     }
 
@@ -267,8 +267,8 @@ public class BulkheadsEndpoint {
      * @param queue         how waiting operations are served, and how often the CoDel discipline shed
      */
     public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
-                           long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool, LimitDescriptor limit, QueueDescriptor queue)
-            implements OperationResponseBody {
+                                     long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool,
+                                     LimitDescriptor limit, QueueDescriptor queue) implements OperationResponseBody {
     }
 
     /**
@@ -301,7 +301,7 @@ public class BulkheadsEndpoint {
      * @param learnt        what an adaptive limit has learnt; null when fixed
      */
     public record LimitDescriptor(String mode, @Nullable Integer minConcurrent, @Nullable Integer maxConcurrent,
-                        @Nullable LearntDescriptor learnt) {
+                                  @Nullable LearntDescriptor learnt) {
 
         /** The limit of a workload whose B is fixed. */
         public static final LimitDescriptor FIXED = new LimitDescriptor("fixed", null, null, null);
@@ -318,7 +318,7 @@ public class BulkheadsEndpoint {
      * @param probing          whether the no-load hold time is being measured now
      */
     public record LearntDescriptor(int concurrent, double limit, @Nullable String noLoadHoldTime,
-                         @Nullable String recentHoldTime, boolean probing) {
+                                   @Nullable String recentHoldTime, boolean probing) {
     }
 
     /**
@@ -330,6 +330,6 @@ public class BulkheadsEndpoint {
      * @param connectionTimeout how long the pool's {@code getConnection()} waits (ISO-8601)
      */
     public record PoolDescriptor(@Nullable String dataSource, @Nullable String name, @Nullable Integer maximumSize,
-                       @Nullable String connectionTimeout) {
+                                 @Nullable String connectionTimeout) {
     }
 }

@@ -9,7 +9,6 @@ import java.net.URI;
 import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;

@@ -64,7 +64,8 @@ public final class BulkheadWebMvcAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadRejectionResolver bulkheadRejectionResolver(BulkheadRejectionResponder responder, ApplicationContext context) {
+    BulkheadRejectionResolver bulkheadRejectionResolver(BulkheadRejectionResponder responder,
+            ApplicationContext context) {
         return new BulkheadRejectionResolver(responder, context);
     }
 
