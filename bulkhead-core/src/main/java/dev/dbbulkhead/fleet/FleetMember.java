@@ -1,6 +1,5 @@
 package dev.dbbulkhead.fleet;
 
-import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -31,8 +30,6 @@ import org.jspecify.annotations.Nullable;
  * Thread-safe; the heartbeat and the lease check run on the given scheduler.
  */
 public final class FleetMember {
-
-    private static final System.Logger logger = System.getLogger(FleetMember.class.getName());
 
     /** Where the member stands. */
     public enum Status {
@@ -66,6 +63,7 @@ public final class FleetMember {
     }
 
     private final FleetCoordinator coordinator;
+    private final FleetLog log;
     private final FleetSettings settings;
     private final List<ShareTarget> targets;
     private final ScheduledExecutorService scheduler;
@@ -98,15 +96,23 @@ public final class FleetMember {
      * @param targets   what uses the share, in the order to shrink them (they grow in reverse order)
      * @param scheduler runs the heartbeat and the lease check; stopping it without {@link #stop()} ends the
      *                  membership without a goodbye, as a killed process would
+     * @param log       where it writes what it does
      */
     public FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
+                       ScheduledExecutorService scheduler, FleetLog log) {
+        this(coordinator, settings, targets, scheduler, log, System::nanoTime);
+    }
+
+    /** A member that writes what it does through {@link FleetLog#systemLogger()}. */
+    public FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
                        ScheduledExecutorService scheduler) {
-        this(coordinator, settings, targets, scheduler, System::nanoTime);
+        this(coordinator, settings, targets, scheduler, FleetLog.systemLogger());
     }
 
     FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
-                ScheduledExecutorService scheduler, LongSupplier nanoTime) {
+                ScheduledExecutorService scheduler, FleetLog log, LongSupplier nanoTime) {
         this.coordinator = Objects.requireNonNull(coordinator, "coordinator");
+        this.log = Objects.requireNonNull(log, "log");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.targets = List.copyOf(targets);
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
@@ -165,7 +171,7 @@ public final class FleetMember {
             } finally {
                 state.unlock();
             }
-            logger.log(Level.INFO, () -> "Fleet member " + settings.memberId() + " left the fleet"
+            log.info("Fleet member " + settings.memberId() + " left the fleet"
                     + (gaveBack ? ", its share given back" : ", its share returns when its lease expires"));
         } finally {
             renewal.unlock();
@@ -208,7 +214,7 @@ public final class FleetMember {
             }
         } catch (RuntimeException unexpected) {
             // A periodic task that throws is never run again: report and carry on with the next heartbeat.
-            logger.log(Level.WARNING, "Fleet member " + settings.memberId() + ": heartbeat failed", unexpected);
+            log.warn("Fleet member " + settings.memberId() + ": heartbeat failed", unexpected);
         } finally {
             renewal.unlock();
         }
@@ -220,14 +226,14 @@ public final class FleetMember {
         Lease renewed;
         try {
             renewed = coordinator.renew(new LeaseRequest(settings.memberId(), settings.weight(), settings.demand(),
-                    connectionsInUse(), settings.leaseTtl()));
+                    connectionsInUse(), settings.leaseTtl(), settings.sessionName()));
         } catch (FleetUnavailableException unavailable) {
             state.lock();
             try {
                 if (lastFailure == null) {
-                    logger.log(Level.WARNING, "Fleet member " + settings.memberId() + " could not renew its lease;"
+                    log.warn("Fleet member " + settings.memberId() + " could not renew its lease;"
                             + " keeping " + applied + " connections while the lease lasts: "
-                            + unavailable.getMessage());
+                            + unavailable.getMessage(), null);
                 }
                 lastFailure = unavailable.getMessage();
             } finally {
@@ -236,9 +242,13 @@ public final class FleetMember {
             checkLease();
             return false;
         }
+        reportFenced(renewed.fenced());
         state.lock();
         try {
             long validUntil = askedAt + leaseTtlNanos - 2 * leaseCheckNanos;
+            if (lastFailure != null) {
+                log.info("Fleet member " + settings.memberId() + " renewed its lease again");
+            }
             lastFailure = null;
             if (nanoTime.getAsLong() - validUntil >= 0) {
                 // Granted too late to be used safely: the lease check keeps the member on its floor.
@@ -246,6 +256,11 @@ public final class FleetMember {
             }
             validUntilNanos = validUntil;
             lease = renewed;
+            if (status != Status.LEASED) {
+                log.info("Fleet member " + settings.memberId() + (status == Status.JOINING ? " joined" : " rejoined")
+                        + " the fleet: granted " + renewed.granted() + " of budget " + renewed.budget() + " among "
+                        + renewed.members().size() + " members");
+            }
             status = Status.LEASED;
             int previous = applied;
             int use = Math.max(settings.floor(), Math.min(renewed.granted(), renewed.target()));
@@ -259,14 +274,45 @@ public final class FleetMember {
 
     /** Falls to the floor once the lease is no longer valid by this member's reckoning. */
     void checkLease() {
+        connectionsAllowed();
+    }
+
+    /**
+     * The connections this member may hold now, by its own reckoning at this instant: its lease is checked first, and
+     * if it ran out the fall to the floor is applied before this returns — so that a member resumed after a pause
+     * opens no connection on a share it no longer holds, even before its lease check has run. Cheap enough to ask
+     * before each connection is opened, not before each one is borrowed.
+     */
+    public int connectionsAllowed() {
         state.lock();
         try {
             if (leased() && nanoTime.getAsLong() - validUntilNanos >= 0) {
                 status = Status.LAPSED;
+                log.warn("Fleet member " + settings.memberId() + ": its lease expired unrenewed (last failure: "
+                        + (lastFailure == null ? "none, the renewals did not run in time" : lastFailure) + ")", null);
                 applyLocked(settings.floor(), "lease expired unrenewed");
             }
+            // Before it starts the member holds its floor, as it will when it joins.
+            return Math.max(applied, settings.floor());
         } finally {
             state.unlock();
+        }
+    }
+
+    private void reportFenced(List<Lease.Fenced> fenced) {
+        for (Lease.Fenced other : fenced) {
+            if (other.sessionsEnded() > 0) {
+                log.info("Fleet member " + settings.memberId() + " fenced member " + other.memberId()
+                        + ", whose lease had expired: the server ended its " + other.sessionsEnded()
+                        + " sessions before its share was granted again");
+            }
+            if (other.sessionsLeftOpen() > 0) {
+                log.warn("Fleet member " + settings.memberId() + " could not end " + other.sessionsLeftOpen()
+                        + " sessions of member " + other.memberId() + ", whose lease had expired: the coordinator's"
+                        + " role may not signal them (it needs the privileges of their role, or of"
+                        + " pg_signal_backend for a role that is no superuser); their connections stay open outside"
+                        + " the budget until they close", null);
+            }
         }
     }
 
@@ -292,10 +338,13 @@ public final class FleetMember {
         }
         applied = connections;
         canServe = serves;
-        boolean servesNow = serves;
-        logger.log(servesNow ? Level.INFO : Level.WARNING, () -> "Fleet member " + settings.memberId() + ": "
-                + previous + " → " + connections + " connections (" + why + ")"
-                + (servesNow ? "" : "; cannot serve: fewer connections than workloads, each gate keeps a B of 1"));
+        String change = "Fleet member " + settings.memberId() + ": " + previous + " → " + connections
+                + " connections (" + why + ")";
+        if (serves) {
+            log.info(change);
+        } else {
+            log.warn(change + "; cannot serve: fewer connections than workloads, each gate keeps a B of 1", null);
+        }
     }
 
     /** What the member may be using: its applied share, or more while work admitted under a larger one drains. */
@@ -348,7 +397,7 @@ public final class FleetMember {
             coordinator.leave(settings.memberId());
             return true;
         } catch (FleetUnavailableException unavailable) {
-            logger.log(Level.WARNING, unavailable.getMessage());
+            log.warn(String.valueOf(unavailable.getMessage()), null);
             return false;
         }
     }

@@ -2,6 +2,8 @@ package dev.dbbulkhead.fleet;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one member takes part in the fleet.
@@ -13,9 +15,13 @@ import java.util.Objects;
  *                  least 1 and at most {@code demand}; not part of the leased budget
  * @param heartbeat how often it renews its lease, positive
  * @param leaseTtl  how long a lease lasts unrenewed, at least two heartbeats
+ * @param sessionName the {@code application_name} its pool's sessions carry on the server, so that once its lease
+ *                  has expired the coordinator can end them before it grants the share again; printable ASCII of at
+ *                  most {@value #MAX_SESSION_NAME_LENGTH} characters (the server truncates longer ones), unique in the
+ *                  fleet; null when its sessions carry no name of their own, and then nothing can end them
  */
 public record FleetSettings(String memberId, int weight, int demand, int floor, Duration heartbeat,
-                            Duration leaseTtl) {
+                            Duration leaseTtl, @Nullable String sessionName) {
 
     /** Default heartbeat: often enough to follow scaling within seconds, seldom enough to cost nothing. */
     public static final Duration DEFAULT_HEARTBEAT = Duration.ofSeconds(1);
@@ -23,6 +29,15 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
     public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
     /** Default weight: equal shares. */
     public static final int DEFAULT_WEIGHT = 1;
+    /** The longest {@code application_name} PostgreSQL keeps whole. */
+    public static final int MAX_SESSION_NAME_LENGTH = 63;
+
+    private static final Pattern SESSION_NAME = Pattern.compile("[ -~]{1," + MAX_SESSION_NAME_LENGTH + "}");
+
+    /** Settings of a member whose sessions carry no name of their own: nothing can end them after a lapse. */
+    public FleetSettings(String memberId, int weight, int demand, int floor, Duration heartbeat, Duration leaseTtl) {
+        this(memberId, weight, demand, floor, heartbeat, leaseTtl, null);
+    }
 
     public FleetSettings {
         if (memberId == null || memberId.isBlank()) {
@@ -47,6 +62,20 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
             throw new IllegalArgumentException("lease ttl must be at least two heartbeats (" + heartbeat.multipliedBy(2)
                     + ") and at most 2 days, was " + leaseTtl);
         }
+        if (sessionName != null && !SESSION_NAME.matcher(sessionName).matches()) {
+            throw new IllegalArgumentException("session name must be 1 to " + MAX_SESSION_NAME_LENGTH
+                    + " printable ASCII characters, was '" + sessionName + "'");
+        }
+    }
+
+    /**
+     * How long one renewal may take on the server, its wait for the fleet's lock included: half a heartbeat. A member
+     * frozen inside its renewal holds the lock no longer than this, and the others' renewals wait for it at most half
+     * as long, so that no member's renewal waits a heartbeat on another's.
+     */
+    public Duration renewalTimeout() {
+        Duration half = heartbeat.dividedBy(2);
+        return half.compareTo(Duration.ofMillis(2)) < 0 ? Duration.ofMillis(2) : half;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.dbbulkhead.fleet;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a member asks for when it renews its lease.
@@ -12,8 +13,16 @@ import java.util.Objects;
  * @param connectionsInUse the most connections it may be using right now: the share it applies, or more while
  *                         work admitted under a larger one drains; a shrinking grant never goes below it
  * @param leaseTtl         how long the renewed lease lasts on the coordinator's clock, positive
+ * @param sessionName      the {@code application_name} of the member's sessions on the server, ended once its lease
+ *                         expired ({@link FleetSettings#sessionName()}); null when they carry none of their own
  */
-public record LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl) {
+public record LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl,
+                           @Nullable String sessionName) {
+
+    /** A request of a member whose sessions carry no name of their own. */
+    public LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl) {
+        this(memberId, weight, demand, connectionsInUse, leaseTtl, null);
+    }
 
     public LeaseRequest {
         Objects.requireNonNull(memberId, "memberId");

@@ -10,7 +10,8 @@ import java.util.List;
  * <p>The member's fair target is its {@link FairShares} part of the budget among all unexpired leases. Growing is
  * limited to what no other unexpired lease holds, so the grants never add up to more than the budget; shrinking
  * stops at what the member still uses, so a share is given back only once the member has let go of it
- * (shrink before grow).
+ * (shrink before grow). Connections still held on the server by members whose lease expired but whose sessions are
+ * not yet ended are {@code reserved}: nobody grows into them.
  */
 final class ShareSettlement {
 
@@ -42,8 +43,10 @@ final class ShareSettlement {
      * @param others     the other members with unexpired leases
      * @param request    the renewal
      * @param ownGranted what the renewing member's lease granted until now; 0 when it joins
+     * @param reserved   the grants of expired leases whose sessions are still open on the server
      */
-    public static Settled settle(int budget, List<Holder> others, LeaseRequest request, int ownGranted) {
+    public static Settled settle(int budget, List<Holder> others, LeaseRequest request, int ownGranted,
+                                 int reserved) {
         List<Holder> members = new ArrayList<>(others);
         Holder self = new Holder(request.memberId(), request.weight(), request.demand(), ownGranted);
         members.add(self);
@@ -52,7 +55,7 @@ final class ShareSettlement {
                 .map(member -> new FairShares.Claim(member.weight(), member.demand())).toList());
         int target = targets[members.indexOf(self)];
         long othersGranted = others.stream().mapToLong(Holder::granted).sum();
-        int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, budget - othersGranted));
+        int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, budget - othersGranted - reserved));
         if (target >= ownGranted && ownGranted <= free) {
             return new Settled(Math.min(target, free), target);
         }

@@ -95,7 +95,7 @@ class FleetConvergenceTests {
     private void join(String name) {
         FleetMember member = new FleetMember(coordinator,
                 new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL),
-                List.of(new SaturatedPool()), scheduler, clock::get);
+                List.of(new SaturatedPool()), scheduler, FleetLog.systemLogger(), clock::get);
         live.put(name, member);
         member.start();
         // The first heartbeat runs at once on start; the one under way when the change happens.
@@ -176,7 +176,7 @@ class FleetConvergenceTests {
             });
             Row own = rows.get(request.memberId());
             ShareSettlement.Settled settled = ShareSettlement.settle(BUDGET, others, request,
-                    own == null ? 0 : own.granted());
+                    own == null ? 0 : own.granted(), 0);
             rows.put(request.memberId(), new Row(request.weight(), request.demand(), settled.granted(),
                     now + request.leaseTtl().toNanos()));
             return new Lease(settled.granted(), settled.target(), BUDGET, List.of());

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,12 +43,76 @@ class FleetMemberTests {
         return true;
     };
 
+    private final List<String> logLines = new ArrayList<>();
+
+    private final FleetLog log = new FleetLog() {
+        @Override
+        public void info(String message) {
+            logLines.add("INFO " + message);
+        }
+
+        @Override
+        public void warn(String message, @Nullable Throwable cause) {
+            logLines.add("WARN " + message);
+        }
+    };
+
     private final FleetMember member = new FleetMember(coordinator,
-            new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL), List.of(target), scheduler, clock::get);
+            new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL), List.of(target), scheduler, log, clock::get);
 
     @AfterEach
     void shutDown() {
         scheduler.shutdownNow();
+    }
+
+    @Test
+    void aMemberResumedPastItsLeaseFallsToItsFloorWhenAskedWhatItMayHoldBeforeItsLeaseCheckRuns() {
+        member.start();
+        answer = request -> lease(8, 8);
+        member.heartbeat();
+        assertThat(member.connectionsAllowed()).isEqualTo(8);
+
+        // Paused (SIGSTOP, a long GC pause) past its lease: on resuming, a connection is about to be opened before the
+        // scheduler has run the lease check.
+        clock.addAndGet(LEASE_TTL.toNanos());
+
+        assertThat(member.connectionsAllowed()).isEqualTo(FLOOR);
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LAPSED);
+        assertThat(events).endsWith("apply " + FLOOR);
+        assertThat(logLines).anyMatch(line -> line.startsWith("WARN Fleet member m: its lease expired unrenewed"));
+    }
+
+    @Test
+    void itsJoinItsFencingOfAnotherMemberItsLapseAndItsLeaveGoToTheLogItWasGiven() {
+        member.start();
+        answer = request -> new Lease(8, 8, 12, List.of(), List.of(new Lease.Fenced("gone", 6, 0),
+                new Lease.Fenced("unsignalled", 0, 2)));
+        member.heartbeat();
+        clock.addAndGet(LEASE_TTL.toNanos());
+        member.checkLease();
+        member.stop();
+
+        assertThat(logLines).anyMatch(line -> line.startsWith("INFO Fleet member m joined the fleet: granted 8"))
+                .anyMatch(line -> line.startsWith("INFO Fleet member m fenced member gone")
+                        && line.contains("ended its 6 sessions"))
+                .anyMatch(line -> line.startsWith("WARN Fleet member m could not end 2 sessions of member unsignalled"))
+                .anyMatch(line -> line.startsWith("WARN Fleet member m: its lease expired unrenewed"))
+                .anyMatch(line -> line.startsWith("INFO Fleet member m left the fleet"));
+    }
+
+    @Test
+    void aRenewalCarriesTheNameOfTheMembersSessions() {
+        FleetMember named = new FleetMember(coordinator, new FleetSettings("n", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL,
+                "app (db-bulkhead member 1a2b3c4d)"), List.of(target), scheduler, log, clock::get);
+        List<LeaseRequest> requests = new ArrayList<>();
+        answer = request -> {
+            requests.add(request);
+            return lease(8, 8);
+        };
+        named.start();
+        named.heartbeat();
+
+        assertThat(requests).extracting(LeaseRequest::sessionName).containsExactly("app (db-bulkhead member 1a2b3c4d)");
     }
 
     @Test
@@ -109,7 +174,7 @@ class FleetMemberTests {
             }
         };
         FleetMember busy = new FleetMember(coordinator, new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL),
-                List.of(busyPool), scheduler, clock::get);
+                List.of(busyPool), scheduler, log, clock::get);
         busy.start();
         answer = request -> lease(8, 8);
         busy.heartbeat();

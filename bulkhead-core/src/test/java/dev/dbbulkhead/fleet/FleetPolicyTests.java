@@ -48,20 +48,31 @@ class FleetPolicyTests {
         List<ShareSettlement.Holder> holders = List.of(new ShareSettlement.Holder("a", 1, 10, 6),
                 new ShareSettlement.Holder("b", 1, 10, 6));
 
-        assertThat(ShareSettlement.settle(12, holders, newcomer, 0)).isEqualTo(new ShareSettlement.Settled(0, 4));
+        assertThat(ShareSettlement.settle(12, holders, newcomer, 0, 0)).isEqualTo(new ShareSettlement.Settled(0, 4));
         assertThat(ShareSettlement.settle(12, List.of(new ShareSettlement.Holder("a", 1, 10, 4),
-                new ShareSettlement.Holder("b", 1, 10, 6)), newcomer, 0)).isEqualTo(new ShareSettlement.Settled(2, 4));
+                new ShareSettlement.Holder("b", 1, 10, 6)), newcomer, 0, 0)).isEqualTo(new ShareSettlement.Settled(2, 4));
+    }
+
+    @Test
+    void nobodyGrowsIntoTheShareOfAnExpiredMemberWhoseSessionsAreStillOpen() {
+        LeaseRequest survivor = new LeaseRequest("b", 1, 10, 6, Duration.ofSeconds(1));
+        List<ShareSettlement.Holder> live = List.of(new ShareSettlement.Holder("c", 1, 10, 6));
+
+        assertThat(ShareSettlement.settle(18, live, survivor, 6, 6)).as("expired member's 6 still open")
+                .isEqualTo(new ShareSettlement.Settled(6, 9));
+        assertThat(ShareSettlement.settle(18, live, survivor, 6, 0)).as("its sessions ended")
+                .isEqualTo(new ShareSettlement.Settled(9, 9));
     }
 
     @Test
     void aShrinkingMemberGivesBackNoMoreThanItHasLetGoOf() {
         List<ShareSettlement.Holder> others = List.of(new ShareSettlement.Holder("b", 1, 10, 4),
                 new ShareSettlement.Holder("c", 1, 10, 0));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 8, Duration.ofSeconds(1)), 8))
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 8, Duration.ofSeconds(1)), 8, 0))
                 .as("still using 8").isEqualTo(new ShareSettlement.Settled(8, 4));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 5, Duration.ofSeconds(1)), 8))
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 5, Duration.ofSeconds(1)), 8, 0))
                 .as("draining, 5 still held").isEqualTo(new ShareSettlement.Settled(5, 4));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 4, Duration.ofSeconds(1)), 8))
+        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 4, Duration.ofSeconds(1)), 8, 0))
                 .as("shrunk").isEqualTo(new ShareSettlement.Settled(4, 4));
     }
 

@@ -1,6 +1,5 @@
 package dev.dbbulkhead.autoconfigure.fleet;
 
-import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
@@ -15,9 +14,13 @@ import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.fleet.ShareTarget;
+import dev.dbbulkhead.fleet.support.ApplicationFleetLog;
+import dev.dbbulkhead.fleet.support.FencingReadiness;
 import dev.dbbulkhead.fleet.support.FleetConnections;
 import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.fleet.support.FleetPool;
 import dev.dbbulkhead.fleet.support.HikariPoolShare;
+import dev.dbbulkhead.fleet.support.SessionNames;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -27,18 +30,21 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
 
 /**
  * Fleet coordination through the shared PostgreSQL, with {@code db.bulkhead.fleet.coordination=postgres}: this
@@ -53,11 +59,25 @@ public final class BulkheadFleetAutoConfiguration {
 
     private static final String PREFIX = BulkheadProperties.PREFIX + ".fleet.";
 
+    private static final Log logger = LogFactory.getLog(BulkheadFleetAutoConfiguration.class);
+
+    /** Static, as a post-processor must be: it prepares the pool before anything borrows from it. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static FleetPoolPreparation dbBulkheadFleetPoolPreparation(ObjectProvider<BulkheadProperties> properties,
+            ConfigurableListableBeanFactory beanFactory) {
+        return new FleetPoolPreparation(properties, beanFactory);
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    FleetConnections dbBulkheadFleetConnections(DataSource dataSource, BulkheadProperties properties) {
+    FleetConnections dbBulkheadFleetConnections(DataSource dataSource, BulkheadProperties properties,
+            FleetPoolPreparation preparation) {
         Timing timing = Timing.of(properties.getFleet());
-        return new FleetConnections(hikari(dataSource), timing.heartbeat(), timing.leaseTtl());
+        HikariDataSource pool = hikari(dataSource);
+        SessionNames names = preparation.poolFor(pool).sessionNames();
+        return new FleetConnections(pool, names == null ? null : names.coordinator(), timing.heartbeat(),
+                timing.leaseTtl());
     }
 
     @Bean
@@ -68,15 +88,18 @@ public final class BulkheadFleetAutoConfiguration {
                 ? ResolvedSettings.requireValid(PREFIX + "connection-budget", fleet.getConnectionBudget(),
                         BulkheadFleetAutoConfiguration::requirePositive)
                 : derivedBudget(connections.dataSource(), fleet.getOtherConnections());
+        Duration renewalTimeout = Timing.of(fleet).renewalTimeout();
         return ResolvedSettings.requireValid(PREFIX + "table", fleet.getTable(),
-                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget));
+                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget, renewalTimeout));
     }
 
     @Bean
     @ConditionalOnMissingBean
     FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
-            BulkheadRegistry registry, BulkheadProperties properties, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+            BulkheadRegistry registry, BulkheadProperties properties, ObjectProvider<AdaptiveLimits> adaptiveLimits,
+            FleetPoolPreparation preparation, ObjectProvider<FleetConnections> fleetConnections) {
         HikariDataSource pool = hikari(dataSource);
+        FleetPool fleetPool = preparation.poolFor(pool);
         List<ConcurrencyCeiling> ceilings = new ArrayList<>();
         for (String name : registry.names()) {
             BulkheadTemplate template = registry.template(name);
@@ -93,12 +116,22 @@ public final class BulkheadFleetAutoConfiguration {
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }
         }
-        HikariPoolShare poolShare = new HikariPoolShare(pool);
-        FleetSettings settings = settings(properties.getFleet(), memberId(), poolShare.configuredMaximum(),
-                Math.max(1, ceilings.size()));
+        HikariPoolShare poolShare = fleetPool.share();
+        SessionNames names = fleetPool.sessionNames();
+        FleetSettings settings = settings(properties.getFleet(), memberId(preparation.tag()),
+                fleetPool.configuredMaximum(), Math.max(1, ceilings.size()), names == null ? null : names.member());
         List<ShareTarget> targets = ceilings.isEmpty() ? List.of(poolShare)
                 : List.of(new GateShares(ceilings), poolShare);
-        return new FleetMembership(scheduler -> new FleetMember(coordinator, settings, targets, scheduler), ceilings);
+        FleetConnections ownConnections = fleetConnections.getIfAvailable();
+        if (ownConnections != null) {
+            FencingReadiness.check(fleetPool, ownConnections.dataSource()).ifPresent(reason -> logger.warn(
+                    "Fleet member " + settings.memberId() + " cannot be fenced: " + reason));
+        }
+        return new FleetMembership(scheduler -> {
+            FleetMember member = new FleetMember(coordinator, settings, targets, scheduler, new ApplicationFleetLog());
+            fleetPool.openConnectionsWithin(member::connectionsAllowed);
+            return member;
+        }, ceilings);
     }
 
     /** The fleet meters, when the application has Micrometer. */
@@ -121,6 +154,11 @@ public final class BulkheadFleetAutoConfiguration {
      */
     private record Timing(Duration heartbeat, Duration leaseTtl) {
 
+        /** How long one renewal may take on the server: {@link FleetSettings#renewalTimeout()}. */
+        Duration renewalTimeout() {
+            return new FleetSettings("check", 1, 1, 1, heartbeat, leaseTtl).renewalTimeout();
+        }
+
         static Timing of(Fleet fleet) {
             Duration heartbeat = ResolvedSettings.requireValid(PREFIX + "heartbeat", fleet.getHeartbeat(),
                     value -> new FleetSettings("check", 1, 1, 1, value, value.multipliedBy(2)).heartbeat());
@@ -131,7 +169,8 @@ public final class BulkheadFleetAutoConfiguration {
     }
 
     /** Validates each key under its own name, then builds the settings. */
-    private static FleetSettings settings(Fleet fleet, String memberId, int demand, int defaultFloor) {
+    private static FleetSettings settings(Fleet fleet, String memberId, int demand, int defaultFloor,
+            @Nullable String sessionName) {
         Timing timing = Timing.of(fleet);
         Duration heartbeat = timing.heartbeat();
         Duration leaseTtl = timing.leaseTtl();
@@ -139,7 +178,7 @@ public final class BulkheadFleetAutoConfiguration {
                 value -> new FleetSettings("check", value, 1, 1, heartbeat, leaseTtl).weight());
         Integer floor = fleet.getFloor() != null ? fleet.getFloor() : Math.min(defaultFloor, demand);
         return ResolvedSettings.requireValid(PREFIX + "floor", floor,
-                value -> new FleetSettings(memberId, weight, demand, value, heartbeat, leaseTtl));
+                value -> new FleetSettings(memberId, weight, demand, value, heartbeat, leaseTtl, sessionName));
     }
 
     private static int derivedBudget(DataSource connections, int otherConnections) {
@@ -180,11 +219,14 @@ public final class BulkheadFleetAutoConfiguration {
     }
 
     private static @Nullable HikariDataSource unwrapHikari(DataSource dataSource) {
-        return DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class, HikariDataSource.class);
+        return FleetPoolPreparation.unwrapHikari(dataSource);
     }
 
-    /** Host, process and a random part: unique among live members, and readable in the table and the endpoint. */
-    private static String memberId() {
-        return ManagementFactory.getRuntimeMXBean().getName() + "-" + UUID.randomUUID().toString().substring(0, 8);
+    /**
+     * Host, process and the tag that names its sessions: unique among live members, and readable in the table and
+     * the endpoint.
+     */
+    private static String memberId(String tag) {
+        return ManagementFactory.getRuntimeMXBean().getName() + "-" + tag;
     }
 }

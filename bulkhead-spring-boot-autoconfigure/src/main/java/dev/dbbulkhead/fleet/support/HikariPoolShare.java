@@ -1,57 +1,92 @@
 package dev.dbbulkhead.fleet.support;
 
 import com.zaxxer.hikari.HikariDataSource;
-import com.zaxxer.hikari.HikariPoolMXBean;
+import com.zaxxer.hikari.pool.HikariPool;
 import dev.dbbulkhead.fleet.ShareTarget;
+import java.sql.Connection;
+import java.sql.SQLException;
 
 /**
  * Applies the instance's connections to its HikariCP pool at run time, so that the database sees the bound and not
- * only the gates: the maximum pool size becomes the share (never above the size configured), and when the pool
- * holds more than that its idle connections are closed at once and busy ones as they come back.
+ * only the gates: the maximum pool size becomes the share (never above the size configured) and the minimum idle
+ * follows it down and back up (HikariCP opens connections up to a raised maximum as borrowers wait for them, and
+ * refills to a raised minimum idle at its next housekeeping run). A lowered share closes only the connections above it — idle ones at once, busy ones
+ * when they come back, found the next time the member asks what the pool holds — and keeps the rest, so the pool
+ * never dips below its new share because of the shrink.
  */
 public final class HikariPoolShare implements ShareTarget {
 
+    /**
+     * How long closing the excess waits for an idle connection it saw to be its to close, or for a busy one to come
+     * back: a connection taken by the application meanwhile is closed when it returns, at a later look.
+     */
+    private static final long EXCESS_BORROW_MILLIS = 10;
+
     private final HikariDataSource pool;
     private final int configuredMaximum;
+    private final int configuredMinimumIdle;
 
-    /** @param pool the pool to apply shares to; the size it is configured with now is the most a share sets */
+    /** @param pool the pool to apply shares to; the sizes it is configured with now are the most a share sets */
     public HikariPoolShare(HikariDataSource pool) {
+        this(pool, pool.getMaximumPoolSize(), pool.getMinimumIdle() < 0
+                || pool.getMinimumIdle() > pool.getMaximumPoolSize() ? pool.getMaximumPoolSize() : pool.getMinimumIdle());
+    }
+
+    HikariPoolShare(HikariDataSource pool, int configuredMaximum, int configuredMinimumIdle) {
         this.pool = pool;
-        this.configuredMaximum = pool.getMaximumPoolSize();
+        this.configuredMaximum = configuredMaximum;
+        this.configuredMinimumIdle = configuredMinimumIdle;
     }
 
     @Override
     public boolean apply(int connections) {
         int maximum = Math.min(connections, configuredMaximum);
-        pool.setMaximumPoolSize(maximum);
-        HikariPoolMXBean running = pool.getHikariPoolMXBean();
-        if (running != null && running.getTotalConnections() > maximum) {
-            // HikariCP only stops opening connections past a lowered maximum; evicting closes the excess.
-            running.softEvictConnections();
+        int minimumIdle = Math.min(configuredMinimumIdle, maximum);
+        // Never a moment with the minimum idle above the maximum.
+        if (maximum >= pool.getMaximumPoolSize()) {
+            pool.setMaximumPoolSize(maximum);
+            pool.setMinimumIdle(minimumIdle);
+        } else {
+            pool.setMinimumIdle(minimumIdle);
+            pool.setMaximumPoolSize(maximum);
         }
+        closeExcess();
         return true;
     }
 
-    /**
-     * The connections the pool holds. Found above its maximum, it evicts again: a connection HikariCP was opening
-     * while a lower share was applied joins the pool after that eviction, and HikariCP would keep it, idle, until its
-     * maximum lifetime — and the member would report it in use, holding back the newcomer's share, as long.
-     */
+    /** The connections the pool holds, once those above its maximum that could be closed now are. */
     @Override
     public int connectionsInUse() {
-        HikariPoolMXBean running = pool.getHikariPoolMXBean();
-        if (running == null) {
+        if (!(pool.getHikariPoolMXBean() instanceof HikariPool running)) {
             return 0;
         }
-        int total = running.getTotalConnections();
-        if (total > pool.getMaximumPoolSize()) {
-            running.softEvictConnections();
-        }
-        return total;
+        closeExcess();
+        return running.getTotalConnections();
     }
 
     /** The maximum size the pool was configured with: the most the instance asks the fleet for. */
     public int configuredMaximum() {
         return configuredMaximum;
+    }
+
+    /**
+     * Closes connections above the maximum one at a time, each time against what the pool holds now — HikariCP may
+     * retire one of its own meanwhile, and this must never take the pool below its maximum. HikariCP itself only
+     * stops opening connections past a lowered maximum; evicting them all would empty a pool that may keep most.
+     */
+    private void closeExcess() {
+        if (!(pool.getHikariPoolMXBean() instanceof HikariPool running)) {
+            return;
+        }
+        for (int closed = 0; closed < configuredMaximum && running.getTotalConnections() > pool.getMaximumPoolSize()
+                && running.getIdleConnections() > 0; closed++) {
+            Connection excess;
+            try {
+                excess = running.getConnection(EXCESS_BORROW_MILLIS);
+            } catch (SQLException takenMeanwhile) {
+                return;
+            }
+            running.evictConnection(excess);
+        }
     }
 }

@@ -20,15 +20,20 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
+import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 @Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
 class BulkheadFleetAutoConfigurationTests {
 
     /** Each test its own table, so that no test sees another's members in the shared schema. */
@@ -172,5 +177,49 @@ class BulkheadFleetAutoConfigurationTests {
         HikariDataSource side = new HikariDataSource(SharedDatabase.DATABASE.poolConfig(1, "fleet-side"));
         Runtime.getRuntime().addShutdownHook(new Thread(side::close));
         return side;
+    }
+
+    @Test
+    void thePoolStartsOnItsFloorSoThatWhatRunsBeforeTheFirstGrantOpensNoMore() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                "spring.datasource.hikari.minimum-idle=10")
+                .withBean(StartUpWork.class)
+                .run(context -> {
+                    StartUpWork startUp = context.getBean(StartUpWork.class);
+                    assertThat(startUp.maximumPoolSize).as("one per workload, not the configured 10").isEqualTo(2);
+                    assertThat(startUp.sessionName).contains("(db-bulkhead member ");
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                    HikariDataSource pool = context.getBean(DataSource.class).unwrap(HikariDataSource.class);
+                    assertThat(pool.getMaximumPoolSize()).as("grown once granted").isEqualTo(5);
+                    assertThat(pool.getMinimumIdle()).isEqualTo(5);
+                });
+    }
+
+    @Test
+    void theMembersLinesGoToTheApplicationsLogFromItsJoinToItsLeave(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                });
+
+        assertThat(output.getOut() + output.getErr())
+                .containsPattern("INFO dev\\.dbbulkhead\\.fleet\\.FleetMember -+ Fleet member \\S+ joined the fleet")
+                .containsPattern("INFO dev\\.dbbulkhead\\.fleet\\.FleetMember -+ Fleet member \\S+ left the fleet");
+    }
+
+    /** Work that runs while the application starts, before the fleet membership does: as schema initialisation. */
+    static final class StartUpWork {
+
+        final int maximumPoolSize;
+        final String sessionName;
+
+        StartUpWork(DataSource dataSource) throws SQLException {
+            HikariDataSource pool = dataSource.unwrap(HikariDataSource.class);
+            this.sessionName = new JdbcTemplate(dataSource).queryForObject(
+                    "SELECT current_setting('application_name')", String.class);
+            this.maximumPoolSize = pool.getMaximumPoolSize();
+        }
     }
 }

@@ -2,40 +2,98 @@ package dev.dbbulkhead.fleet.support;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
+import dev.dbbulkhead.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A fleet share applied to a real HikariCP pool on PostgreSQL. Loops wait for states, never for a time. */
+/**
+ * A fleet share applied to a real HikariCP pool on PostgreSQL, judged by the sessions the server lists. Loops wait
+ * for states, never for a time.
+ */
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class HikariPoolShareTests {
 
+    private final TestDatabase database = PostgresFixture.freshSchema();
+
     @Test
-    void aLowerShareClosesTheConnectionsAboveIt() {
-        try (HikariDataSource pool = PostgresFixture.freshSchema().pool(4)) {
+    void aLowerShareClosesOnlyTheConnectionsAboveItAndKeepsTheRestOpen() {
+        try (HikariDataSource pool = pool("shrinking", 4)) {
             HikariPoolShare share = new HikariPoolShare(pool);
-            Await.until("four connections open", () -> share.connectionsInUse() == 4);
+            PoolSessions sessions = new PoolSessions(database, "shrinking");
+            Await.until("four connections open", () -> share.connectionsInUse() == 4 && sessions.pids().size() == 4);
+            Set<Integer> before = sessions.pids();
 
             share.apply(2);
 
-            Await.until("the excess closed", () -> pool.getHikariPoolMXBean().getTotalConnections() <= 2);
+            Await.until("the excess closed on the server", () -> sessions.pids().size() == 2);
+            assertThat(before).as("the two kept are sessions the pool had, not new ones").containsAll(sessions.pids());
             assertThat(pool.getMaximumPoolSize()).isEqualTo(2);
+            assertThat(pool.getMinimumIdle()).isEqualTo(2);
+            assertThat(pool.getHikariPoolMXBean().getTotalConnections()).isEqualTo(2);
         }
     }
 
     @Test
-    void aPoolFoundAboveItsMaximumWhenAskedWhatItHoldsClosesTheExcess() {
-        try (HikariDataSource pool = PostgresFixture.freshSchema().pool(4)) {
+    void busyConnectionsAboveALowerShareAreClosedWhenTheyComeBack() throws SQLException {
+        try (HikariDataSource pool = pool("draining", 4)) {
             HikariPoolShare share = new HikariPoolShare(pool);
-            Await.until("four connections open", () -> share.connectionsInUse() == 4);
-            // As a connection HikariCP was opening while a lower share was applied leaves it: above its maximum,
-            // past the eviction that share made.
-            pool.setMaximumPoolSize(2);
+            PoolSessions sessions = new PoolSessions(database, "draining");
+            Await.until("four connections open", () -> sessions.pids().size() == 4);
+            List<Connection> busy = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                busy.add(pool.getConnection());
+            }
 
-            Await.until("the excess closed", () -> share.connectionsInUse() <= 2);
+            share.apply(2);
+            Await.until("the idle one above the share closed", () -> share.connectionsInUse() == 3);
+            busy.remove(0).close();
+            assertThat(share.connectionsInUse()).as("the one come back closed when asked").isEqualTo(2);
+
+            Await.until("two left on the server", () -> sessions.pids().size() == 2);
+            for (Connection stillBusy : busy) {
+                assertThat(stillBusy.isValid(5)).as("work under way keeps its connection").isTrue();
+                stillBusy.close();
+            }
+            assertThat(share.connectionsInUse()).isEqualTo(2);
         }
+    }
+
+    @Test
+    void aHigherShareGrowsThePoolBackToTheSizesItWasConfiguredWith() throws SQLException {
+        try (HikariDataSource pool = pool("growing", 4)) {
+            HikariPoolShare share = new HikariPoolShare(pool);
+            PoolSessions sessions = new PoolSessions(database, "growing");
+            share.apply(1);
+            Await.until("one connection left", () -> sessions.pids().size() == 1);
+
+            share.apply(4);
+
+            assertThat(pool.getMaximumPoolSize()).isEqualTo(4);
+            assertThat(pool.getMinimumIdle()).isEqualTo(4);
+            List<Connection> held = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                held.add(pool.getConnection());
+            }
+            assertThat(sessions.pids()).hasSize(4);
+            for (Connection connection : held) {
+                connection.close();
+            }
+        }
+    }
+
+    private HikariDataSource pool(String applicationName, int size) {
+        HikariConfig config = database.poolConfig(size, applicationName);
+        config.addDataSourceProperty("ApplicationName", applicationName);
+        return new HikariDataSource(config);
     }
 }
