@@ -251,6 +251,20 @@ class UngatedWorkAutoConfigurationTests {
                         .contains("db.bulkhead.ungated.mode", "strict", "WARN", "FAIL", "OFF"));
     }
 
+    @Test
+    void injectingAWatchedPoolByThePoolsOwnClassFailsStartUpSayingHowToReachThePool() {
+        runner.withBean(NeedsThePoolsClass.class).run(context -> assertThat(
+                FailureReports.report(context.getStartupFailure()))
+                .contains("could not be injected as a com.zaxxer.hikari.HikariDataSource",
+                        "dataSource.unwrap(HikariDataSource.class)", "db.bulkhead.ungated.mode=off"));
+    }
+
+    /** Code that wants the pool's own class injected, as some applications do. */
+    static class NeedsThePoolsClass {
+        NeedsThePoolsClass(HikariDataSource pool) {
+        }
+    }
+
     /** A bean that queries while it is made, outside every gate, as a cache warmed at start-up would. */
     static class StartUpQuery {
         StartUpQuery(JdbcTemplate jdbc) {
