@@ -36,6 +36,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.PlatformTransactionManager;
 
 /** The wiring of {@code db.bulkhead.ungated.*}: which pools are watched, what each mode does, and bad values. */
 @ExtendWith(OutputCaptureExtension.class)
@@ -205,6 +207,25 @@ class UngatedWorkAutoConfigurationTests {
             assertThat(output).contains("Start-up borrowed 1 connection(s) of pool 'dataSource' outside every gate,"
                     + " from " + StartUpQuery.class.getName() + ".<init>(");
         });
+    }
+
+    @Test
+    void theStartUpReportNamesAWorkloadWhosePoolIsKnownOnlyThroughItsTransactionManager(CapturedOutput output) {
+        try (HikariDataSource ledger = SharedDatabase.DATABASE.pool(1)) {
+            runner.withPropertyValues("db.bulkhead.workloads.ledger.transaction-manager=ledgerTransactionManager")
+                    .withBean("ledgerTransactionManager", PlatformTransactionManager.class,
+                            () -> new DataSourceTransactionManager(ledger),
+                            definition -> definition.setAutowireCandidate(false))
+                    .run(context -> {
+                        context.getBean(UngatedStartUpReport.class).onApplicationEvent(new ApplicationReadyEvent(
+                                new SpringApplication(), new String[0], context, Duration.ZERO));
+
+                        assertThat(pools(context).detectors()).extracting(detector -> detector.pool())
+                                .containsExactly("dataSource");
+                        assertThat(output).contains("Workload 'ledger' admits to a DataSource that is not watched",
+                                "db.bulkhead.workloads.ledger.data-source");
+                    });
+        }
     }
 
     @Test

@@ -21,7 +21,8 @@ public final class CallerRules {
     public static final int MAX_FRAMES = 256;
 
     /**
-     * The JDK, pools, drivers, servlet containers, data-access frameworks, byte-code libraries: never the
+     * The JDK, pools, drivers, servlet containers, data-access frameworks, byte-code libraries, and the test
+     * libraries that call a test's code (so that in a test suite the call site is the test's own frame): never the
      * application's own frame.
      */
     private static final List<String> LIBRARIES = List.of("java", "javax", "jdk", "sun", "com.sun", "jakarta",
@@ -30,7 +31,7 @@ public final class CallerRules {
             "org.postgresql", "com.mysql", "org.mariadb", "oracle.jdbc", "com.microsoft.sqlserver", "org.h2",
             "org.hsqldb", "org.apache.derby", "net.ttddyy", "com.p6spy",
             "org.springframework", "org.hibernate", "org.jooq", "org.apache.ibatis", "org.mybatis", "org.aspectj",
-            "io.micrometer", "net.bytebuddy", "kotlin", "kotlinx");
+            "io.micrometer", "net.bytebuddy", "kotlin", "kotlinx", "org.junit", "org.assertj");
 
     /**
      * Infrastructure that runs outside the gates by design: schema initialisation (Spring's script runner and

@@ -22,7 +22,7 @@ class CallerRulesTests {
     }
 
     @Test
-    void theApplicationFrameIsTheFirstBelowThePoolTheFrameworksAndTheirProxies() {
+    void theApplicationFrameIsTheFirstBelowThePoolTheFrameworksTheirProxiesAndTheTestLibraries() {
         CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
                 "org.hibernate.engine.jdbc.connections.internal.DatasourceConnectionProviderImpl",
                 "org.springframework.orm.jpa.JpaTransactionManager",
@@ -32,11 +32,16 @@ class CallerRulesTests {
                 "com.example.owners.$Proxy7",
                 "com.example.owners.OwnerController",
                 "org.apache.catalina.core.ApplicationFilterChain");
+        CallerRules.Verdict inATest = judge(WatchedDataSource.class.getName(),
+                "org.springframework.jdbc.core.JdbcTemplate", "org.assertj.core.api.ThrowableAssert",
+                "com.example.owners.OwnerPagesTests", "org.junit.platform.commons.util.ReflectionUtils");
 
         assertThat(verdict.recognisedBy()).isNull();
         assertThat(verdict.site()).isNotNull();
         assertThat(verdict.site().className()).isEqualTo("com.example.owners.OwnerController");
         assertThat(verdict.site().application()).isTrue();
+        assertThat(inATest.site().className()).as("the test, not the assertion library that called it")
+                .isEqualTo("com.example.owners.OwnerPagesTests");
     }
 
     @Test

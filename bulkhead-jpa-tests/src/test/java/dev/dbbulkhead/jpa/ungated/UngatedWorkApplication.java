@@ -140,10 +140,17 @@ abstract class UngatedWorkApplication {
         return JsonMapper.builder().build().readTree(answer.body()).get("ungated");
     }
 
+    /** The primary pool's entry of the endpoint's {@code ungated} section. */
+    static JsonNode primaryPool(JsonNode ungated) {
+        assertThat(ungated).as("the endpoint's ungated section").isNotNull();
+        assertThat(ungated.get("pools").has("dataSource")).as("the primary pool is watched: " + ungated).isTrue();
+        return ungated.get("pools").get("dataSource");
+    }
+
     /** The call sites of the primary pool as the endpoint lists them: site → connections. */
-    Map<String, Long> callSites(JsonNode ungated) {
+    static Map<String, Long> callSites(JsonNode ungated) {
         Map<String, Long> sites = new LinkedHashMap<>();
-        ungated.get("pools").get("dataSource").get("callSites")
+        primaryPool(ungated).get("callSites")
                 .forEach(site -> sites.put(site.get("site").asString(), site.get("connections").asLong()));
         return sites;
     }
