@@ -97,6 +97,20 @@ public final class AdmissionGate {
     }
 
     /**
+     * Whether the current thread is inside an admitted operation: it holds a permit of some gate, or it was started by
+     * a thread holding one (work forked from that operation, as {@link #acquire()} describes) and that operation is
+     * still in progress. Whatever the current thread does with a connection now is bounded by a gate; a connection it
+     * borrows otherwise is outside every gate.
+     *
+     * <p>For a thread that holds a permit this is one thread-local read and one field read, so a check on every
+     * connection borrowed costs admitted work next to nothing. A forked thread whose operation has ended is settled
+     * by the call: from then on it enters a gate as an operation of its own, as it would on its next admission.
+     */
+    public static boolean isCurrentThreadAdmitted() {
+        return HELD_GATE.get().inAdmittedOperation();
+    }
+
+    /**
      * Admits one operation, waiting at most the queue wait for an execution permit.
      *
      * <p>Returns in exactly one of these ways:

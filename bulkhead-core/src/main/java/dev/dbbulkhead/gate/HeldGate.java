@@ -88,6 +88,17 @@ final class HeldGate {
         return new HeldGate(gate, this, admissions);
     }
 
+    /**
+     * Whether this thread holds a permit, or was started inside an admitted operation that is still in progress; a
+     * forked thread whose origin's operation has ended is settled.
+     */
+    boolean inAdmittedOperation() {
+        if (gate == null) {
+            return false;
+        }
+        return origin == null || !settleFork();
+    }
+
     /** Whether this thread was started inside an admitted operation that it has not yet seen end. */
     boolean isForked() {
         return origin != null;

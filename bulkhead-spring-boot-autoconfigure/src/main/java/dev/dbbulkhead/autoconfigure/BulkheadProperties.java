@@ -3,9 +3,12 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.gate.QueueDiscipline;
+import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -54,6 +57,9 @@ public class BulkheadProperties {
     /** The fleet's connections: checked against the database's limit at start-up, and optionally coordinated. */
     private final Fleet fleet = new Fleet();
 
+    /** Connections borrowed from the gates' pools outside every gate: how they are noticed and answered. */
+    private final Ungated ungated = new Ungated();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -86,6 +92,10 @@ public class BulkheadProperties {
         return fleet;
     }
 
+    public Ungated getUngated() {
+        return ungated;
+    }
+
     /** What a budget finding at start-up does. */
     public enum BudgetMode {
         /** Log each finding as a warning and start. */
@@ -100,6 +110,56 @@ public class BulkheadProperties {
         FIXED,
         /** Learnt from how long admitted operations hold their connections, within limit.min-concurrent and limit.max-concurrent. */
         ADAPTIVE
+    }
+
+    /** What a connection borrowed outside every gate does. */
+    public enum UngatedMode {
+        /** Count it, and log a warning once per call site. */
+        WARN,
+        /** Refuse it with UngatedConnectionException, so that a test suite fails on it; counted and logged as well. */
+        FAIL,
+        /** Watch no pool. */
+        OFF
+    }
+
+    /**
+     * Connections borrowed outside every gate from the pools the gates admit to: the primary DataSource and each one
+     * a workload names with data-source.
+     */
+    public static class Ungated {
+
+        /** Warn: count and log each call site once. Fail: refuse the connection as well (for test suites). Off: watch nothing. */
+        private UngatedMode mode = UngatedMode.WARN;
+
+        /** Callers that run outside the gates by design, besides the recognised infrastructure: package or class names, such as com.example.batch or com.example.CacheWarmer. */
+        private List<String> allowedCallers = new ArrayList<>();
+
+        /** Distinct call sites kept per pool; the borrows of further ones are counted together. 1 to 10000. */
+        private int maxCallSites = DetectionSettings.DEFAULT_CALL_SITES;
+
+        public UngatedMode getMode() {
+            return mode;
+        }
+
+        public void setMode(UngatedMode mode) {
+            this.mode = mode;
+        }
+
+        public List<String> getAllowedCallers() {
+            return allowedCallers;
+        }
+
+        public void setAllowedCallers(List<String> allowedCallers) {
+            this.allowedCallers = allowedCallers;
+        }
+
+        public int getMaxCallSites() {
+            return maxCallSites;
+        }
+
+        public void setMaxCallSites(int maxCallSites) {
+            this.maxCallSites = maxCallSites;
+        }
     }
 
     /** Start-up checks of the gates' budgets against their pools. */

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -8,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -170,7 +172,7 @@ class BulkheadTestApplication {
             this.entries = entries;
             this.registry = registry;
             this.transactionManager = transactionManager;
-            this.pool = (HikariDataSource) dataSource;
+            this.pool = DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class, HikariDataSource.class);
         }
 
         @DbBulkhead("orders")

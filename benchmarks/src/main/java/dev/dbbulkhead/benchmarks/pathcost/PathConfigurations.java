@@ -1,6 +1,7 @@
 package dev.dbbulkhead.benchmarks.pathcost;
 
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.metrics.BulkheadMetricsAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.observation.BulkheadObservationAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -57,11 +58,15 @@ final class PathConfigurations {
         }
     }
 
-    /** The starter's auto-configuration with its meters and observations, and a {@code @DbBulkhead} entry bean. */
+    /**
+     * The starter's auto-configuration with its meters and observations, and a {@code @DbBulkhead} entry bean. The
+     * pool is watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on
+     * the benchmark's JVM measures the path without the watch.
+     */
     @Configuration(proxyBeanMethods = false)
     @Import(TransactionalApplication.class)
-    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, BulkheadMetricsAutoConfiguration.class,
-            BulkheadObservationAutoConfiguration.class})
+    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
+            BulkheadMetricsAutoConfiguration.class, BulkheadObservationAutoConfiguration.class})
     static class DbBulkheadApplication {
 
         @Bean

@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.pathcost;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.observation.BulkheadObservations;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.micrometer.core.instrument.Counter;
@@ -44,6 +45,11 @@ class UserPathSmokeTests {
                     .extracting(Timer::count).containsExactlyElementsOf(gated ? List.of(2L) : List.of());
             assertThat(resilience4jPermits).as("Resilience4j permits")
                     .hasValue(path == UserPath.RESILIENCE4J ? 2 : 0);
+            if (gated) {
+                // The @DbBulkhead path is measured with its pool watched for ungated work, as the starter does.
+                assertThat(application.bean(WatchedPools.class).detectors()).as("watched pools")
+                        .singleElement().satisfies(pool -> assertThat(pool.connections()).isZero());
+            }
         }
 
         assertThat(committedBalance(database, ACCOUNT)).as("balance seen by another connection").isEqualTo(2);

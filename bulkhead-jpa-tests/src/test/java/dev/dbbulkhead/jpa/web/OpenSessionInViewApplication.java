@@ -2,6 +2,7 @@ package dev.dbbulkhead.jpa.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.dbbulkhead.annotation.DbBulkhead;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.stereotype.Component;
 import org.springframework.stereotype.Service;
@@ -112,7 +114,7 @@ abstract class OpenSessionInViewApplication {
     }
 
     HikariPoolMXBean pool() {
-        return ((HikariDataSource) dataSource).getHikariPoolMXBean();
+        return DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class, HikariDataSource.class).getHikariPoolMXBean();
     }
 
     URI uri(String path) {

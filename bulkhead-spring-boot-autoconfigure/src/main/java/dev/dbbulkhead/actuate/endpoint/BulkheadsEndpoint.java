@@ -9,6 +9,9 @@ import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
+import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
+import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.LimitSnapshot;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -49,6 +53,7 @@ public class BulkheadsEndpoint {
     private final ObjectProvider<ConnectionBudgetCheck> budgetCheck;
     private final @Nullable ObjectProvider<FleetMembership> fleet;
     private final AdaptiveLimits adaptiveLimits;
+    private final @Nullable ObjectProvider<WatchedPools> ungated;
 
     /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
@@ -63,12 +68,25 @@ public class BulkheadsEndpoint {
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
                              ObjectProvider<ConnectionBudgetCheck> budgetCheck,
                              @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits) {
+        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, null);
+    }
+
+    /**
+     * @param fleet          this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits the adaptive limits to show, and to protect from resizes
+     * @param ungated        the pools watched for connections borrowed outside every gate; null or empty when none
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
+                             @Nullable ObjectProvider<WatchedPools> ungated) {
         this.registry = registry;
         this.totals = totals;
         this.beanFactory = beanFactory;
         this.budgetCheck = budgetCheck;
         this.fleet = fleet;
         this.adaptiveLimits = adaptiveLimits;
+        this.ungated = ungated;
     }
 
     /** Every workload, in the registry's order. */
@@ -78,7 +96,7 @@ public class BulkheadsEndpoint {
         for (String name : registry.names()) {
             workloads.put(name, describe(registry.template(name)));
         }
-        return new BulkheadsDescriptor(workloads, budget(), fleet());
+        return new BulkheadsDescriptor(workloads, budget(), fleet(), ungated());
     }
 
     /** One workload; none (HTTP 404) for an unknown name. */
@@ -173,6 +191,18 @@ public class BulkheadsEndpoint {
         return membership().map(member -> FleetDescriptor.of(member.snapshot(), member.ceilings())).orElse(null);
     }
 
+    private @Nullable UngatedDescriptor ungated() {
+        WatchedPools pools = ungated == null ? null : ungated.getIfAvailable();
+        if (pools == null) {
+            return null;
+        }
+        Map<String, UngatedPoolDescriptor> described = new LinkedHashMap<>();
+        for (UngatedConnectionDetector detector : pools.detectors()) {
+            described.put(detector.pool(), UngatedPoolDescriptor.of(detector.report()));
+        }
+        return new UngatedDescriptor(pools.mode(), described);
+    }
+
     private @Nullable BudgetDescriptor budget() {
         ConnectionBudgetCheck check = budgetCheck.getIfAvailable();
         return check == null ? null : check.report()
@@ -187,9 +217,54 @@ public class BulkheadsEndpoint {
      * @param workloads every workload
      * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
      * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
+     * @param ungated   connections borrowed outside every gate, per pool watched; null when nothing watches them
      */
     public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
-                                      @Nullable FleetDescriptor fleet) implements OperationResponseBody {
+                                      @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated)
+            implements OperationResponseBody {
+
+        /** An answer without the ungated section. */
+        public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
+                                   @Nullable FleetDescriptor fleet) {
+            this(workloads, budget, fleet, null);
+        }
+    }
+
+    /**
+     * Connections borrowed outside every gate from the pools the gates admit to.
+     *
+     * @param mode  {@code warn}, {@code fail} (refused) or {@code off} (no pool watched)
+     * @param pools each pool watched, by DataSource bean name
+     */
+    public record UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools) {
+    }
+
+    /**
+     * One pool's connections borrowed outside every gate since start-up.
+     *
+     * @param connections    those not recognised, refused ones included
+     * @param callSites      them by call site, most first: the application frame that borrowed
+     *                       ({@code class.method(File:line)}) and how often
+     * @param otherCallSites those of call sites past {@code db.bulkhead.ungated.max-call-sites}, counted together
+     * @param recognised     those of recognised infrastructure, by the rule that recognised them
+     */
+    public record UngatedPoolDescriptor(long connections, List<CallSiteDescriptor> callSites, long otherCallSites,
+                                        Map<String, Long> recognised) {
+
+        static UngatedPoolDescriptor of(UngatedConnectionReport report) {
+            return new UngatedPoolDescriptor(report.connections(), report.callSites().stream()
+                    .map(count -> new CallSiteDescriptor(count.site().toString(), count.connections())).toList(),
+                    report.otherCallSites(), new TreeMap<>(report.recognised()));
+        }
+    }
+
+    /**
+     * One call site that borrowed outside every gate.
+     *
+     * @param site        the frame that borrowed, {@code class.method(File:line)}
+     * @param connections how often
+     */
+    public record CallSiteDescriptor(String site, long connections) {
     }
 
     /**

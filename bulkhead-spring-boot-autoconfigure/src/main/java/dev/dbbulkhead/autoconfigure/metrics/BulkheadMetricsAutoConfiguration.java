@@ -1,7 +1,10 @@
 package dev.dbbulkhead.autoconfigure.metrics;
 
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
+import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.metrics.UngatedConnectionsMeterBinder;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -10,8 +13,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-/** The {@code db.bulkhead.*} meters, when the application has a {@link MeterRegistry}. */
-@AutoConfiguration(after = BulkheadAutoConfiguration.class, afterName = {
+/** The {@code db.bulkhead.*} meters, ungated connections' included, when the application has a {@link MeterRegistry}. */
+@AutoConfiguration(after = {BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class}, afterName = {
         "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
         "org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration"})
@@ -23,5 +26,12 @@ public final class BulkheadMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadMeterBinder bulkheadMeterBinder(MeterRegistry registry) {
         return new BulkheadMeterBinder(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(WatchedPools.class)
+    UngatedConnectionsMeterBinder dbBulkheadUngatedConnectionsMeterBinder(WatchedPools pools) {
+        return new UngatedConnectionsMeterBinder(pools);
     }
 }

@@ -4,9 +4,11 @@ import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpointWebExtension;
 import dev.dbbulkhead.actuate.endpoint.WorkloadTotals;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -20,7 +22,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /** The {@code dbbulkheads} actuator endpoint, when the actuator is on the class path and the endpoint is exposed. */
-@AutoConfiguration(after = {BulkheadAutoConfiguration.class, BulkheadFleetAutoConfiguration.class})
+@AutoConfiguration(after = {BulkheadAutoConfiguration.class, BulkheadFleetAutoConfiguration.class,
+        UngatedWorkAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean(BulkheadRegistry.class)
 @ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
@@ -37,9 +40,10 @@ public final class BulkheadEndpointAutoConfiguration {
     BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
                                         ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
                                         ObjectProvider<FleetMembership> fleet,
-                                        ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+                                        ObjectProvider<AdaptiveLimits> adaptiveLimits,
+                                        ObjectProvider<WatchedPools> ungated) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
-                adaptiveLimits.getIfAvailable(AdaptiveLimits::new));
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated);
     }
 
     @Bean

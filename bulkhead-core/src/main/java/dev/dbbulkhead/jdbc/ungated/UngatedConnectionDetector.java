@@ -1,0 +1,156 @@
+package dev.dbbulkhead.jdbc.ungated;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * One pool's record of the connections borrowed outside every gate: how many, from which call sites (each reported
+ * once to the listener), and what recognised infrastructure borrowed. Memory is bounded whatever the traffic: at
+ * most {@link DetectionSettings#maxCallSites()} call sites are kept, the borrows of any further one are counted
+ * together. Thread-safe; it takes no lock, so a borrowing virtual thread never pins.
+ */
+public final class UngatedConnectionDetector {
+
+    private static final StackWalker STACK = StackWalker.getInstance();
+
+    private final String pool;
+    private final DetectionSettings settings;
+    private final UngatedConnectionListener listener;
+    private final LongAdder connections = new LongAdder();
+    private final Map<CallSite, LongAdder> callSites = new ConcurrentHashMap<>();
+    /** Places taken in {@link #callSites}, reserved before an insert so that the map never grows past the cap. */
+    private final AtomicInteger places = new AtomicInteger();
+    private final LongAdder otherCallSites = new LongAdder();
+    private final AtomicBoolean fullReported = new AtomicBoolean();
+    /** Bounded by the rules, which are fixed. */
+    private final Map<String, LongAdder> recognised = new ConcurrentHashMap<>();
+
+    /**
+     * @param pool     the pool's name, as reports and refusals name it
+     * @param settings how borrows are read, kept and answered
+     * @param listener told of each new call site
+     */
+    public UngatedConnectionDetector(String pool, DetectionSettings settings, UngatedConnectionListener listener) {
+        this.pool = Objects.requireNonNull(pool, "pool");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.listener = Objects.requireNonNull(listener, "listener");
+    }
+
+    /**
+     * A connection is being borrowed by a thread outside every admitted operation: finds its caller and records it.
+     * Costs a walk of the stack, on this path only.
+     *
+     * @throws UngatedConnectionException when the settings refuse such borrows and the caller is not recognised
+     */
+    void borrowedOutsideGates() throws UngatedConnectionException {
+        if (UngatedWork.allowedOnCurrentThread()) {
+            recognisedBy(UngatedWork.RULE);
+            return;
+        }
+        record(STACK.walk(settings.rules()::judge));
+    }
+
+    /**
+     * Records what a borrow's stack showed: the seam through which tests drive floods of distinct call sites.
+     *
+     * @throws UngatedConnectionException when the settings refuse such borrows and the caller is not recognised
+     */
+    void record(CallerRules.Verdict verdict) throws UngatedConnectionException {
+        CallSite site = verdict.site();
+        if (site == null) {
+            recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
+            return;
+        }
+        connections.increment();
+        boolean first = counted(site);
+        if (first || settings.refuse()) {
+            String description = settings.describe(pool, site);
+            if (first) {
+                listener.newCallSite(pool, site, description, settings.refuse());
+            }
+            if (settings.refuse()) {
+                throw new UngatedConnectionException(pool, site, description);
+            }
+        }
+    }
+
+    private void recognisedBy(String rule) {
+        recognised.computeIfAbsent(rule, any -> new LongAdder()).increment();
+    }
+
+    /** Counts one borrow of {@code site}; returns whether it is the site's first. */
+    private boolean counted(CallSite site) {
+        LongAdder known = callSites.get(site);
+        if (known != null) {
+            known.increment();
+            return false;
+        }
+        if (!reservePlace()) {
+            otherCallSites.increment();
+            if (fullReported.compareAndSet(false, true)) {
+                listener.callSitesFull(pool, settings.maxCallSites());
+            }
+            return false;
+        }
+        LongAdder first = new LongAdder();
+        first.increment();
+        LongAdder raced = callSites.putIfAbsent(site, first);
+        if (raced != null) {
+            // Another thread inserted the same site meanwhile: its place serves both.
+            places.decrementAndGet();
+            raced.increment();
+            return false;
+        }
+        return true;
+    }
+
+    private boolean reservePlace() {
+        int taken;
+        do {
+            taken = places.get();
+            if (taken >= settings.maxCallSites()) {
+                return false;
+            }
+        } while (!places.compareAndSet(taken, taken + 1));
+        return true;
+    }
+
+    /** The pool's name. */
+    public String pool() {
+        return pool;
+    }
+
+    /** The settings it reads borrows with. */
+    public DetectionSettings settings() {
+        return settings;
+    }
+
+    /** Connections borrowed outside every gate and not recognised so far, refused ones included. */
+    public long connections() {
+        return connections.sum();
+    }
+
+    /** What it has seen so far. */
+    public UngatedConnectionReport report() {
+        List<UngatedConnectionReport.CallSiteCount> sites = new ArrayList<>();
+        callSites.forEach((site, count) -> sites.add(new UngatedConnectionReport.CallSiteCount(site, count.sum())));
+        sites.sort(Comparator.comparingLong(UngatedConnectionReport.CallSiteCount::connections).reversed()
+                .thenComparing(count -> count.site().toString()));
+        Map<String, Long> byRule = new LinkedHashMap<>();
+        recognised.forEach((rule, count) -> byRule.put(rule, count.sum()));
+        return new UngatedConnectionReport(pool, connections.sum(), sites, otherCallSites.sum(), byRule);
+    }
+
+    @Override
+    public String toString() {
+        return "UngatedConnectionDetector[" + pool + ", " + connections.sum() + " ungated]";
+    }
+}

@@ -1,0 +1,81 @@
+package dev.dbbulkhead.jdbc.ungated.support;
+
+import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
+import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import java.util.Map;
+import java.util.stream.Collectors;
+import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+
+/**
+ * When the application is ready, sums up per watched pool what start-up borrowed outside the gates — a warning when
+ * anything went unrecognised, else a line of information — and names each workload whose pool is not watched.
+ */
+public final class UngatedStartUpReport implements ApplicationListener<ApplicationReadyEvent> {
+
+    private static final Log logger = LogFactory.getLog(UngatedStartUpReport.class);
+
+    private final WatchedPools pools;
+    private final ObjectProvider<BulkheadRegistry> registry;
+
+    /**
+     * @param pools    the pools watched
+     * @param registry the workloads, whose pools should all be watched
+     */
+    public UngatedStartUpReport(WatchedPools pools, ObjectProvider<BulkheadRegistry> registry) {
+        this.pools = pools;
+        this.registry = registry;
+    }
+
+    @Override
+    public void onApplicationEvent(ApplicationReadyEvent event) {
+        if (!pools.watching()) {
+            return;
+        }
+        for (UngatedConnectionDetector detector : pools.detectors()) {
+            UngatedConnectionReport report = detector.report();
+            if (report.connections() > 0) {
+                logger.warn(describe(report));
+            } else if (logger.isInfoEnabled()) {
+                logger.info(describe(report));
+            }
+        }
+        registry.ifAvailable(this::unwatchedWorkloads);
+    }
+
+    /** What start-up borrowed on one pool outside the gates. */
+    static String describe(UngatedConnectionReport report) {
+        String recognised = report.recognised().isEmpty() ? "none"
+                : report.recognised().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                        .map(rule -> rule.getKey() + " × " + rule.getValue()).collect(Collectors.joining(", "));
+        if (report.connections() == 0) {
+            return "Start-up borrowed no connection of pool '" + report.pool() + "' outside the gates but recognised"
+                    + " infrastructure (" + recognised + ").";
+        }
+        String sites = report.callSites().stream().map(count -> count.site() + " × " + count.connections())
+                .collect(Collectors.joining(", "));
+        String others = report.otherCallSites() == 0 ? "" : ", other call sites × " + report.otherCallSites();
+        return "Start-up borrowed " + report.connections() + " connection(s) of pool '" + report.pool()
+                + "' outside every gate, from " + sites + others + ". Each call site was logged when first seen; gate"
+                + " it with @DbBulkhead or a BulkheadTemplate, or list it in db.bulkhead.ungated.allowed-callers."
+                + " Recognised infrastructure: " + recognised + ".";
+    }
+
+    private void unwatchedWorkloads(BulkheadRegistry bulkheads) {
+        for (String workload : bulkheads.names()) {
+            BulkheadTemplate template = bulkheads.template(workload);
+            DataSource dataSource = template.dataSource().orElse(null);
+            if (dataSource != null && !pools.isWatched(dataSource)) {
+                logger.info("Workload '" + workload + "' admits to a DataSource that is not watched for ungated work:"
+                        + " only the primary DataSource and those named by data-source are. Set"
+                        + " db.bulkhead.workloads." + workload + ".data-source to its bean name to watch it too.");
+            }
+        }
+    }
+}

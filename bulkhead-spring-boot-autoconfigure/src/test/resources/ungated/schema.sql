@@ -1,0 +1,1 @@
+CREATE TABLE IF NOT EXISTS ungated_init (id INT PRIMARY KEY);
