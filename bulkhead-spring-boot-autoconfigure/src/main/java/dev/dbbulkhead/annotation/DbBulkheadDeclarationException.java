@@ -2,12 +2,14 @@ package dev.dbbulkhead.annotation;
 
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.stream.Collectors;
 import org.springframework.util.ClassUtils;
 
 /**
- * A {@code @DbBulkhead} declaration that would admit too late or through no gate: a transactional entry method, one
- * a proxy cannot intercept, a bean class a proxy cannot subclass, or an entry whose work would outlive the call.
+ * A {@code @DbBulkhead} declaration that would admit too late or through no gate: a transactional entry method whose
+ * transaction could not be the admitted one, one a proxy cannot intercept, a bean class a proxy cannot subclass, or
+ * an entry whose work would outlive the call; several of one bean in one report.
  * Thrown at start-up, as the bean is created; in a Spring Boot application its failure analysis reports what is
  * wrong and what to do about it.
  */
@@ -41,15 +43,47 @@ public final class DbBulkheadDeclarationException extends RuntimeException {
         return ClassUtils.getShortName(beanClass) + "." + signature(method);
     }
 
-    static DbBulkheadDeclarationException transactionalEntry(String beanName, Class<?> beanClass, Method method,
-                                                             String workload) {
-        String where = describe(beanName, beanClass, method);
+    static DbBulkheadDeclarationException refusedPropagation(String beanName, Class<?> beanClass, Method method,
+                                                             String workload, String propagation, String why) {
         return new DbBulkheadDeclarationException(
-                where + " is annotated @DbBulkhead(\"" + workload + "\") and is also transactional (@Transactional"
-                        + " on the method, its class or an interface it implements). Its transaction would begin"
-                        + " before admission and hold a connection while it waits at the gate.",
-                "Remove @Transactional from " + signature(beanClass, method) + ", its class and its interfaces: @DbBulkhead already runs the method in a transaction"
-                        + " after admission. Transactional code it calls belongs in another bean.");
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\") and is also"
+                        + " transactional with propagation " + propagation + ": the gate begins the method's transaction"
+                        + " after admission, and " + propagation + " " + why + ".",
+                "Give " + signature(beanClass, method) + " propagation REQUIRED (the default), SUPPORTS or MANDATORY,"
+                        + " which join the admitted transaction, or remove @Transactional from it, its class and its"
+                        + " interfaces: @DbBulkhead alone runs it in one transaction after admission.");
+    }
+
+    static DbBulkheadDeclarationException otherTransactionManager(String beanName, Class<?> beanClass, Method method,
+                                                                  String workload, String methodManager,
+                                                                  String workloadManager) {
+        return new DbBulkheadDeclarationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\") and is also"
+                        + " transactional, but Spring would run its transaction in " + methodManager + " while"
+                        + " workload '" + workload + "' runs its transactions in " + workloadManager + ": the method's"
+                        + " transaction would begin beside the admitted one, on a connection the gate does not count.",
+                "Let one transaction manager run both: name the workload's in the method's @Transactional (or its"
+                        + " class's), or set 'db.bulkhead.workloads." + workload + ".transaction-manager' to the"
+                        + " method's.");
+    }
+
+    /**
+     * One report for every refused declaration of bean {@code beanName}, in the order given; the only one unchanged.
+     *
+     * @param refusals at least one
+     */
+    static DbBulkheadDeclarationException allOf(String beanName, List<DbBulkheadDeclarationException> refusals) {
+        if (refusals.size() == 1) {
+            return refusals.get(0);
+        }
+        StringBuilder description = new StringBuilder("Bean '" + beanName + "' has " + refusals.size()
+                + " @DbBulkhead declarations that cannot be admitted:");
+        StringBuilder action = new StringBuilder();
+        for (int i = 0; i < refusals.size(); i++) {
+            description.append("\n").append(i + 1).append(". ").append(refusals.get(i).getMessage());
+            action.append(i == 0 ? "" : "\n").append(i + 1).append(". ").append(refusals.get(i).action());
+        }
+        return new DbBulkheadDeclarationException(description.toString(), action.toString());
     }
 
     static DbBulkheadDeclarationException unreachableEntry(String beanName, Class<?> beanClass, Method method,

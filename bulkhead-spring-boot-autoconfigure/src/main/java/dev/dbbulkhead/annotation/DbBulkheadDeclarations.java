@@ -37,16 +37,21 @@ final class DbBulkheadDeclarations extends StaticMethodMatcherPointcut {
 
     /** The workload that admits calls of {@code method} on {@code targetClass}, or null when none does. */
     static @Nullable String workloadOf(Method method, @Nullable Class<?> targetClass) {
+        DbBulkhead declaration = declarationOf(method, targetClass);
+        return declaration != null ? declaration.value() : null;
+    }
+
+    /** The {@code @DbBulkhead} that covers calls of {@code method} on {@code targetClass}, or null when none does. */
+    static @Nullable DbBulkhead declarationOf(Method method, @Nullable Class<?> targetClass) {
         Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
         DbBulkhead onMethod = AnnotatedElementUtils.findMergedAnnotation(specific, DbBulkhead.class);
         if (onMethod != null) {
-            return onMethod.value();
+            return onMethod;
         }
         if (!Modifier.isPublic(specific.getModifiers()) || Modifier.isStatic(specific.getModifiers())
                 || DbBulkheadMvcCallbacks.isCallback(specific)) {
             return null;
         }
-        DbBulkhead onType = AnnotatedElementUtils.findMergedAnnotation(specific.getDeclaringClass(), DbBulkhead.class);
-        return onType != null ? onType.value() : null;
+        return AnnotatedElementUtils.findMergedAnnotation(specific.getDeclaringClass(), DbBulkhead.class);
     }
 }

@@ -1,6 +1,8 @@
 package dev.dbbulkhead.annotation;
 
 import java.lang.reflect.Method;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
@@ -18,6 +20,18 @@ public interface DbBulkheadEntries {
      */
     void check(String beanName, Class<?> beanClass, Method method, String workload);
 
-    /** Runs the calls naming {@code workload}; the workload passed {@link #check} at start-up. */
-    TransactionOperations transactions(String workload);
+    /** The workload's own transaction settings, which a method's {@code @DbBulkhead} and {@code @Transactional} refine. */
+    TransactionDefinition transactionDefinition(String workload);
+
+    /**
+     * The transaction manager that runs the workload's transactions: a method's own {@code @Transactional} must run
+     * in this one too, so that Spring's transaction interceptor joins the admitted transaction.
+     */
+    PlatformTransactionManager transactionManager(String workload);
+
+    /**
+     * Runs the calls naming {@code workload} in transactions of {@code definition} (propagation {@code REQUIRED}, on
+     * {@link #transactionManager}); the workload passed {@link #check} at start-up.
+     */
+    TransactionOperations transactions(String workload, TransactionDefinition definition);
 }

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.annotation;
 
+import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,22 +8,35 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.MethodClassKey;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.interceptor.DefaultTransactionAttribute;
+import org.springframework.transaction.interceptor.TransactionAttribute;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
  * Admits a {@code @DbBulkhead} call through its workload's gate and runs the method in the admitted transaction
- * (or, with the gates turned off, only in the workload's transaction; see {@link DbBulkheadEntries}), with
- * {@code @Transactional}'s default rollback rules: a runtime exception or error rolls back, any other throwable commits. Either way the method's own result or throwable reaches the caller
- * unchanged.
+ * (or, with the gates turned off, only in the workload's transaction; see {@link DbBulkheadEntries}). The
+ * transaction is the workload's, refined by the method's {@code @DbBulkhead(readOnly)} and its own
+ * {@code @Transactional} ({@link AdmittedDefinitions}), whose interceptor, running inside this one, joins it. The
+ * method's rollback rules decide, {@code @Transactional}'s defaults without one: a runtime exception or error rolls
+ * back, any other throwable commits. Either way the method's own result or throwable reaches the caller unchanged.
  */
 final class DbBulkheadInterceptor implements MethodInterceptor {
 
+    /** {@code @Transactional}'s default rollback rules, for a method that declares none. */
+    private static final TransactionAttribute DEFAULT_RULES = new DefaultTransactionAttribute();
+
     private final Supplier<DbBulkheadEntries> entries;
-    private final Map<MethodClassKey, TransactionOperations> transactions = new ConcurrentHashMap<>();
+    private final Map<MethodClassKey, Entry> entriesByMethod = new ConcurrentHashMap<>();
 
     DbBulkheadInterceptor(Supplier<DbBulkheadEntries> entries) {
         this.entries = entries;
+    }
+
+    /** How calls of one method run: in which transactions, and which of its throwables roll them back. */
+    private record Entry(TransactionOperations transactions, TransactionAttribute rules) {
     }
 
     @Override
@@ -30,39 +44,70 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
         // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
         // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
         Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
-        TransactionOperations template = transactions.computeIfAbsent(
-                new MethodClassKey(invocation.getMethod(), targetClass),
-                key -> entries.get().transactions(Objects.requireNonNull(
-                        DbBulkheadDeclarations.workloadOf(invocation.getMethod(), targetClass),
-                        "the workload of a method the pointcut matched")));
-        CheckedOutcome checked = new CheckedOutcome();
+        Entry entry = entriesByMethod.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
+                key -> entry(invocation, targetClass));
+        OwnOutcome own = new OwnOutcome();
         Object result;
         try {
-            result = template.execute(status -> {
+            result = entry.transactions().execute(status -> {
                 try {
                     return invocation.proceed();
-                } catch (RuntimeException | Error rollsBack) {
-                    throw rollsBack;
-                } catch (Throwable commits) {
-                    // A TransactionCallback cannot throw it; keep it, let the transaction commit, rethrow after.
-                    checked.throwable = commits;
+                } catch (RuntimeException | Error unchecked) {
+                    if (entry.rules().rollbackOn(unchecked)) {
+                        throw unchecked;
+                    }
+                    own.throwable = unchecked;
+                    return null;
+                } catch (Throwable checked) {
+                    // A TransactionCallback cannot throw it: keep it, let the transaction end by the rules, rethrow after.
+                    own.throwable = checked;
+                    if (entry.rules().rollbackOn(checked)) {
+                        own.rolledBack = true;
+                        status.setRollbackOnly();
+                    }
                     return null;
                 }
             });
-        } catch (RuntimeException | Error commitFailure) {
-            if (checked.throwable != null) {
-                commitFailure.addSuppressed(checked.throwable);
+        } catch (RuntimeException | Error endFailure) {
+            Throwable thrown = own.throwable;
+            if (thrown == null) {
+                throw endFailure;
             }
-            throw commitFailure;
+            // The method's own throwable stays first where the transaction was to roll back for it anyway.
+            if (own.rolledBack) {
+                thrown.addSuppressed(endFailure);
+                throw thrown;
+            }
+            endFailure.addSuppressed(thrown);
+            throw endFailure;
         }
-        if (checked.throwable != null) {
-            throw checked.throwable;
+        if (own.throwable != null) {
+            throw own.throwable;
         }
         return result;
     }
 
-    /** The checked throwable of one call, carried out of the transaction callback. */
-    private static final class CheckedOutcome {
+    private Entry entry(MethodInvocation invocation, @Nullable Class<?> targetClass) {
+        Method method = invocation.getMethod();
+        DbBulkhead declaration = Objects.requireNonNull(DbBulkheadDeclarations.declarationOf(method, targetClass),
+                "the @DbBulkhead of a method the pointcut matched");
+        // The chain this call goes through: this advisor's proxy, whose advisors and targets hold the transaction
+        // interceptor that will run inside the gate.
+        Object intercepted = invocation instanceof ProxyMethodInvocation proxied ? proxied.getProxy()
+                : invocation.getThis();
+        DeclaredTransactions.Declared declared = intercepted == null ? null
+                : DeclaredTransactions.of(intercepted, method, targetClass);
+        DbBulkheadEntries ways = entries.get();
+        String workload = declaration.value();
+        TransactionDefinition definition = AdmittedDefinitions.of(ways.transactionDefinition(workload),
+                declared != null ? declared.attribute() : null, declaration.readOnly());
+        return new Entry(ways.transactions(workload, definition),
+                declared != null ? declared.attribute() : DEFAULT_RULES);
+    }
+
+    /** The throwable of one call the transaction callback could not throw, and whether it rolled the call back. */
+    private static final class OwnOutcome {
         private @Nullable Throwable throwable;
+        private boolean rolledBack;
     }
 }

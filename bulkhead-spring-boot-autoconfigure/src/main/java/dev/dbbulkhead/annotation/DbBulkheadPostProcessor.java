@@ -1,8 +1,13 @@
 package dev.dbbulkhead.annotation;
 
+import dev.dbbulkhead.annotation.DbBulkheadChecks.Candidate;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.springframework.aop.framework.Advised;
@@ -11,26 +16,24 @@ import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvis
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.transaction.annotation.AnnotationTransactionAttributeSource;
-import org.springframework.transaction.interceptor.TransactionAttributeSource;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Proxies every bean with a {@code @DbBulkhead} method so that its calls are admitted where
  * {@code advisorOrder} puts admission among the bean's other advisors (by default last, inside all of
- * them: {@link DbBulkheadAdvisorOrder}), after checking at start-up that each such method can be intercepted, names a
- * configured workload, keeps its work inside the admitted region and is not transactional itself. Plain Spring AOP:
- * no AspectJ weaving.
+ * them, yet always before a transaction advisor: {@link DbBulkheadAdvisorOrder}), after checking at start-up that
+ * each such method can be intercepted, names a configured workload, keeps its work inside the admitted region and,
+ * where it is transactional too, declares a transaction the admitted one can be ({@link DbBulkheadChecks}). Plain
+ * Spring AOP: no AspectJ weaving.
  */
 public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor
         implements SmartInitializingSingleton {
 
     private static final long serialVersionUID = 1L;
 
-    /** Spring's own reading of @Transactional (Spring's and jakarta's), non-public methods included. */
-    private final transient TransactionAttributeSource transactionAttributes = new AnnotationTransactionAttributeSource(false);
     private final transient SingletonSupplier<DbBulkheadEntries> entries;
+    private final transient DbBulkheadChecks checks;
     /** The advisor this post-processor applies, typed as it was built: Spring's own field is nullable. */
     private final transient DefaultPointcutAdvisor admission;
 
@@ -41,6 +44,7 @@ public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvis
      */
     public DbBulkheadPostProcessor(Supplier<DbBulkheadEntries> entries, int advisorOrder) {
         this.entries = SingletonSupplier.of(entries);
+        this.checks = new DbBulkheadChecks(this.entries);
         DefaultPointcutAdvisor admission = new DefaultPointcutAdvisor(DbBulkheadDeclarations.POINTCUT,
                 new DbBulkheadInterceptor(this.entries));
         admission.setOrder(advisorOrder);
@@ -58,10 +62,12 @@ public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvis
             if (Modifier.isFinal(beanClass.getModifiers()) && !(bean instanceof Advised)) {
                 throw DbBulkheadDeclarationException.unproxyableClass(beanName, beanClass);
             }
-            ReflectionUtils.doWithMethods(beanClass, method -> check(beanName, beanClass, beanClass, method),
+            List<Candidate> methods = new ArrayList<>();
+            ReflectionUtils.doWithMethods(beanClass, method -> methods.add(new Candidate(beanClass, method)),
                     ReflectionUtils.USER_DECLARED_METHODS);
+            checks.check(bean, beanName, beanClass, methods, beanFactory());
         } else if (Proxy.isProxyClass(bean.getClass()) && isEligible(bean.getClass())) {
-            checkInterfaces(beanName, bean.getClass());
+            checks.check(bean, beanName, bean.getClass(), interfaceMethods(bean), beanFactory());
         }
         Object proxy = super.postProcessAfterInitialization(bean, beanName);
         if (proxy instanceof Advised advised && !advised.isFrozen()) {
@@ -77,7 +83,7 @@ public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvis
      */
     @Override
     public void afterSingletonsInstantiated() {
-        ConfigurableListableBeanFactory factory = Objects.requireNonNull(beanFactory, "set by Spring before use");
+        ConfigurableListableBeanFactory factory = beanFactory();
         for (String name : factory.getBeanNamesForType(Object.class, false, false)) {
             if (factory.isFactoryBean(name) && DbBulkheadDeclarations.declaredOn(factory.getType(name, false))) {
                 factory.getBean(name);
@@ -88,34 +94,20 @@ public final class DbBulkheadPostProcessor extends AbstractBeanFactoryAwareAdvis
     /**
      * A JDK proxy whose interfaces carry {@code @DbBulkhead}, such as a Spring Data repository: its target class
      * (the repository implementation) knows nothing of the annotation, and at run time the advisor matches the
-     * interfaces' methods against the proxy class. The start-up checks look at them the same way.
+     * interfaces' methods against the proxy class. The start-up checks look at them the same way, each method once,
+     * leaving out the interfaces Spring adds to every proxy ({@code Advised}...), whose calls the proxy answers itself.
      */
-    private void checkInterfaces(String beanName, Class<?> proxyClass) {
-        for (Class<?> proxied : proxyClass.getInterfaces()) {
+    private static List<Candidate> interfaceMethods(Object proxy) {
+        Map<Method, Candidate> methods = new LinkedHashMap<>();
+        for (Class<?> proxied : AopProxyUtils.proxiedUserInterfaces(proxy)) {
             for (Method method : proxied.getMethods()) {
-                check(beanName, proxied, proxyClass, method);
+                methods.putIfAbsent(method, new Candidate(proxied, method));
             }
         }
+        return List.copyOf(methods.values());
     }
 
-    /**
-     * @param declaringType the type the report names
-     * @param targetClass   the class the advisor matches {@code method} against at run time
-     */
-    private void check(String beanName, Class<?> declaringType, Class<?> targetClass, Method method) {
-        String workload = DbBulkheadDeclarations.workloadOf(method, targetClass);
-        if (workload == null) {
-            return;
-        }
-        if ((method.getModifiers() & (Modifier.PRIVATE | Modifier.FINAL | Modifier.STATIC)) != 0) {
-            throw DbBulkheadDeclarationException.unreachableEntry(beanName, declaringType, method, workload);
-        }
-        DbBulkheadEscapes.of(method, targetClass).ifPresent(escape -> {
-            throw DbBulkheadDeclarationException.escapingEntry(beanName, declaringType, method, workload, escape);
-        });
-        if (transactionAttributes.getTransactionAttribute(method, targetClass) != null) {
-            throw DbBulkheadDeclarationException.transactionalEntry(beanName, declaringType, method, workload);
-        }
-        entries.obtain().check(beanName, declaringType, method, workload);
+    private ConfigurableListableBeanFactory beanFactory() {
+        return Objects.requireNonNull(beanFactory, "set by Spring before use");
     }
 }

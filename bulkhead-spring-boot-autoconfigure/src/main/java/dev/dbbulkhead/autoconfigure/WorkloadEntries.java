@@ -7,6 +7,7 @@ import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -14,6 +15,7 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionOperations;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -49,8 +51,18 @@ final class WorkloadEntries {
             }
 
             @Override
-            public TransactionOperations transactions(String workload) {
-                return new Admitted(registry.template(workload));
+            public TransactionDefinition transactionDefinition(String workload) {
+                return registry.template(workload).transactionDefinition();
+            }
+
+            @Override
+            public PlatformTransactionManager transactionManager(String workload) {
+                return registry.template(workload).transactionManager();
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload, TransactionDefinition definition) {
+                return new Admitted(registry.template(workload).withTransactionDefinition(definition));
             }
         };
     }
@@ -60,15 +72,30 @@ final class WorkloadEntries {
      * manager and settings — joining a transaction already active, as {@code @Transactional} does.
      */
     static DbBulkheadEntries ungated(BulkheadProperties properties, WorkloadTransactionManagers transactionManagers) {
-        Map<String, TransactionOperations> byWorkload = new ConcurrentHashMap<>();
+        // Each workload's own transactions: their manager, and their definition (a TransactionTemplate is one).
+        Map<String, TransactionTemplate> byWorkload = new ConcurrentHashMap<>();
         return new DbBulkheadEntries() {
             @Override
             public void check(String beanName, Class<?> beanClass, Method method, String workload) {
-                transactions(workload);
+                own(workload);
             }
 
             @Override
-            public TransactionOperations transactions(String workload) {
+            public TransactionDefinition transactionDefinition(String workload) {
+                return own(workload);
+            }
+
+            @Override
+            public PlatformTransactionManager transactionManager(String workload) {
+                return Objects.requireNonNull(own(workload).getTransactionManager(), "set when it was made");
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload, TransactionDefinition definition) {
+                return new TransactionTemplate(transactionManager(workload), definition);
+            }
+
+            private TransactionTemplate own(String workload) {
                 return byWorkload.computeIfAbsent(workload, name -> {
                     WorkloadSettings settings = WorkloadSettings.ofWorkload(name, properties);
                     return new TransactionTemplate(transactionManagers.transactionManager(name, settings),
@@ -89,8 +116,22 @@ final class WorkloadEntries {
             }
 
             @Override
-            public TransactionOperations transactions(String workload) {
-                throw new IllegalStateException("No gate for workload '" + workload + "'; refused at start-up");
+            public TransactionDefinition transactionDefinition(String workload) {
+                throw refusedAtStartUp(workload);
+            }
+
+            @Override
+            public PlatformTransactionManager transactionManager(String workload) {
+                throw refusedAtStartUp(workload);
+            }
+
+            @Override
+            public TransactionOperations transactions(String workload, TransactionDefinition definition) {
+                throw refusedAtStartUp(workload);
+            }
+
+            private IllegalStateException refusedAtStartUp(String workload) {
+                return new IllegalStateException("No gate for workload '" + workload + "'; refused at start-up");
             }
         };
     }

@@ -237,6 +237,28 @@ public class BulkheadTemplate {
         gate.resize(maxConcurrent, maxQueued);
     }
 
+    /**
+     * A template of the same workload — the same gate, so the same permits, and the same transaction manager,
+     * timeouts and data source — whose transactions use {@code definition}: an operation that only reads, or needs
+     * another isolation or timeout, without a workload of its own. A definition without a name gets this one's.
+     *
+     * <pre>{@code
+     * DefaultTransactionDefinition readOnly = new DefaultTransactionDefinition();
+     * readOnly.setReadOnly(true);
+     * List<Order> open = ordersBulkhead.withTransactionDefinition(readOnly).execute(status -> repository.findOpen());
+     * }</pre>
+     *
+     * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}
+     */
+    public BulkheadTemplate withTransactionDefinition(TransactionDefinition definition) {
+        Objects.requireNonNull(definition, "definition");
+        DefaultTransactionDefinition named = new DefaultTransactionDefinition(definition);
+        if (named.getName() == null) {
+            named.setName(Objects.requireNonNull(this.definition.getName(), "named by the constructor"));
+        }
+        return new BulkheadTemplate(gate, transactionManager, named, timeouts, dataSource);
+    }
+
     /** The workload name. */
     public String workload() {
         return gate.workload();

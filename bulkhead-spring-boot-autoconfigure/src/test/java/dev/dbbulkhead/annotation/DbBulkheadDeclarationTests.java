@@ -13,6 +13,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import kotlin.coroutines.Continuation;
 import kotlinx.coroutines.flow.FlowKt;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,13 @@ import org.reactivestreams.Publisher;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 import org.springframework.scheduling.annotation.Async;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 class DbBulkheadDeclarationTests {
@@ -34,29 +41,73 @@ class DbBulkheadDeclarationTests {
                     "db.bulkhead.workloads.reports.max-concurrent=1");
 
     @Test
-    void dbBulkheadWithTransactionalOnTheSameMethodFailsStartUpNamingTheBeanTheMethodAndTheFix() {
-        assertStartUpFailsWithTransactional(TransactionalMethod.class, "TransactionalMethod.place()");
+    void dbBulkheadBesideTransactionalWithAPropagationThatJoinsTheAdmittedTransactionStarts() {
+        runner.withBean("entry", JoiningPropagations.class).run(context -> assertThat(context).hasNotFailed());
     }
 
     @Test
-    void dbBulkheadWithTransactionalOnItsClassFailsStartUp() {
-        assertStartUpFailsWithTransactional(TransactionalClass.class, "TransactionalClass.place()");
+    void requiresNewOnAGatedMethodFailsStartUpNamingThePropagationAndWhatIsAllowed() {
+        assertStartUpFailsWithPropagation(RequiresNewMethod.class, "RequiresNewMethod.place()", "REQUIRES_NEW",
+                "would suspend it and begin another, taking a second connection while holding the first");
     }
 
     @Test
-    void dbBulkheadWithTransactionalOnAnInterfaceItImplementsFailsStartUp() {
-        assertStartUpFailsWithTransactional(TransactionalInterface.class, "TransactionalInterface.place()");
+    void notSupportedOnTheClassOfAGatedMethodFailsStartUp() {
+        assertStartUpFailsWithPropagation(NotSupportedClass.class, "NotSupportedClass.place()", "NOT_SUPPORTED",
+                "would suspend it and run the method outside it");
     }
 
     @Test
-    void dbBulkheadWithJakartaTransactionalOnTheSameMethodFailsStartUp() {
-        assertStartUpFailsWithTransactional(JakartaTransactionalMethod.class, "JakartaTransactionalMethod.place()");
+    void neverOnAnInterfaceAGatedMethodImplementsFailsStartUp() {
+        assertStartUpFailsWithPropagation(NeverInterface.class, "NeverInterface.place()", "NEVER",
+                "fails on every call, because that transaction is active");
     }
 
     @Test
-    void aTypeLevelDbBulkheadOverATransactionalMethodFailsStartUp() {
-        assertStartUpFailsWithTransactional(TypeLevelWithTransactionalMethod.class,
-                "TypeLevelWithTransactionalMethod.place()");
+    void jakartaRequiresNewOnAGatedMethodFailsStartUp() {
+        assertStartUpFailsWithPropagation(JakartaRequiresNewMethod.class, "JakartaRequiresNewMethod.place()",
+                "REQUIRES_NEW", "taking a second connection");
+    }
+
+    @Test
+    void nestedUnderATypeLevelDbBulkheadFailsStartUp() {
+        assertStartUpFailsWithPropagation(TypeLevelWithNestedMethod.class, "TypeLevelWithNestedMethod.place()",
+                "NESTED", "would make the method a savepoint inside it");
+    }
+
+    @Test
+    void everyRefusedMethodOfABeanIsNamedInOneReport() {
+        runner.withBean("entry", SeveralRefusals.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure())).contains(
+                    "Bean 'entry' has 3 @DbBulkhead declarations that cannot be admitted:",
+                    "SeveralRefusals.place()", "SeveralRefusals.cancel()", "SeveralRefusals.archive()",
+                    "propagation REQUIRES_NEW", "propagation NOT_SUPPORTED", "private, final or static",
+                    "Action: 1. ", "\n2. ", "\n3. ");
+        });
+    }
+
+    @Test
+    void aTransactionalNamingTheWorkloadsTransactionManagerStarts() {
+        runner.withUserConfiguration(TwoTransactionManagers.class)
+                .withBean("entry", NamesTheWorkloadsManager.class)
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void aTransactionalNamingAnotherTransactionManagerFailsStartUpNamingBoth() {
+        runner.withUserConfiguration(TwoTransactionManagers.class)
+                .withBean("entry", NamesAnotherManager.class)
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(FailureReports.report(context.getStartupFailure())).contains(
+                            "NamesAnotherManager.place()", "bean 'entry'", "@DbBulkhead(\"orders\")",
+                            "Spring would run its transaction in 'ledgerTransactionManager' while workload 'orders'"
+                                    + " runs its transactions in 'transactionManager'",
+                            "on a connection the gate does not count",
+                            "Action: Let one transaction manager run both",
+                            "'db.bulkhead.workloads.orders.transaction-manager'");
+                });
     }
 
     @Test
@@ -159,51 +210,117 @@ class DbBulkheadDeclarationTests {
         });
     }
 
-    private void assertStartUpFailsWithTransactional(Class<?> beanClass, String method) {
+    private void assertStartUpFailsWithPropagation(Class<?> beanClass, String method, String propagation,
+                                                   String why) {
         runner.withBean("entry", beanClass).run(context -> {
             assertThat(context).hasFailed();
             assertThat(FailureReports.report(context.getStartupFailure()))
-                    .contains(method, "bean 'entry'", "@DbBulkhead(\"orders\")", "is also transactional",
-                            "Action: Remove @Transactional from DbBulkheadDeclarationTests." + method);
+                    .contains(method, "bean 'entry'", "@DbBulkhead(\"orders\")",
+                            "is also transactional with propagation " + propagation, why,
+                            "Action: Give DbBulkheadDeclarationTests." + method + " propagation REQUIRED (the"
+                                    + " default), SUPPORTS or MANDATORY");
         });
     }
 
-    static class TransactionalMethod {
+    @Transactional(readOnly = true)
+    static class JoiningPropagations {
         @DbBulkhead("orders")
-        @Transactional
+        public void required() {
+        }
+
+        @DbBulkhead("orders")
+        @Transactional(propagation = Propagation.SUPPORTS)
+        public void supports() {
+        }
+
+        @DbBulkhead("orders")
+        @Transactional(propagation = Propagation.MANDATORY)
+        public void mandatory() {
+        }
+    }
+
+    static class RequiresNewMethod {
+        @DbBulkhead("orders")
+        @Transactional(propagation = Propagation.REQUIRES_NEW)
         public void place() {
         }
     }
 
-    @Transactional
-    static class TransactionalClass {
+    @Transactional(propagation = Propagation.NOT_SUPPORTED)
+    static class NotSupportedClass {
         @DbBulkhead("orders")
         public void place() {
         }
     }
 
     interface Placing {
-        @Transactional
+        @Transactional(propagation = Propagation.NEVER)
         void place();
     }
 
-    static class TransactionalInterface implements Placing {
+    static class NeverInterface implements Placing {
         @Override
         @DbBulkhead("orders")
         public void place() {
         }
     }
 
-    static class JakartaTransactionalMethod {
+    static class JakartaRequiresNewMethod {
         @DbBulkhead("orders")
-        @jakarta.transaction.Transactional
+        @jakarta.transaction.Transactional(jakarta.transaction.Transactional.TxType.REQUIRES_NEW)
         public void place() {
         }
     }
 
     @DbBulkhead("orders")
-    static class TypeLevelWithTransactionalMethod {
-        @Transactional
+    static class TypeLevelWithNestedMethod {
+        @Transactional(propagation = Propagation.NESTED)
+        public void place() {
+        }
+    }
+
+    static class SeveralRefusals {
+        @DbBulkhead("orders")
+        @Transactional(propagation = Propagation.REQUIRES_NEW)
+        public void place() {
+        }
+
+        @DbBulkhead("orders")
+        @Transactional(propagation = Propagation.NOT_SUPPORTED)
+        public void cancel() {
+        }
+
+        @DbBulkhead("orders")
+        public final void archive() {
+        }
+    }
+
+    /** Boot's transaction manager, kept primary, and one of another pool. */
+    @Configuration(proxyBeanMethods = false)
+    static class TwoTransactionManagers {
+
+        @Bean
+        @Primary
+        DataSourceTransactionManager transactionManager(DataSource dataSource) {
+            return new DataSourceTransactionManager(dataSource);
+        }
+
+        @Bean
+        DataSourceTransactionManager ledgerTransactionManager() {
+            return new DataSourceTransactionManager(new SingleConnectionDataSource());
+        }
+    }
+
+    static class NamesTheWorkloadsManager {
+        @DbBulkhead("orders")
+        @Transactional("transactionManager")
+        public void place() {
+        }
+    }
+
+    static class NamesAnotherManager {
+        @DbBulkhead("orders")
+        @Transactional("ledgerTransactionManager")
         public void place() {
         }
     }

@@ -10,6 +10,9 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.annotation.ReflectiveRuntimeHintsRegistrar;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.core.io.support.SpringFactoriesLoader;
+import org.springframework.transaction.interceptor.TransactionAspectSupport;
+import org.springframework.transaction.interceptor.TransactionAttribute;
+import org.springframework.util.ReflectionUtils;
 
 /** The reflection an AOT-processed (native) application needs is declared, as Spring's AOT engine collects it. */
 class AheadOfTimeHintsTests {
@@ -18,9 +21,7 @@ class AheadOfTimeHintsTests {
 
     @Test
     void theAotEngineFindsTheBulkheadHintsAndTheyCoverTheTransactionProbeTheGateLoads() throws NoSuchMethodException {
-        SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
-                .load(RuntimeHintsRegistrar.class)
-                .forEach(registrar -> registrar.registerHints(hints, getClass().getClassLoader()));
+        registerTheHintsTheAotEngineFinds();
 
         assertThat(RuntimeHintsPredicates.resource().forResource(BulkheadRuntimeHints.PROBE_SERVICE_FILE))
                 .accepts(hints);
@@ -29,10 +30,25 @@ class AheadOfTimeHintsTests {
     }
 
     @Test
+    void theAotEngineFindsTheHintForSpringsChoiceOfATransactionalMethodsTransactionManager() {
+        registerTheHintsTheAotEngineFinds();
+
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(ReflectionUtils.findMethod(
+                TransactionAspectSupport.class, "determineTransactionManager", TransactionAttribute.class,
+                Class.class))).accepts(hints);
+    }
+
+    @Test
     void aDbBulkheadMethodIsRegisteredForInvocation() throws NoSuchMethodException {
         new ReflectiveRuntimeHintsRegistrar().registerRuntimeHints(hints, Entry.class);
 
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Entry.class.getMethod("place"))).accepts(hints);
+    }
+
+    private void registerTheHintsTheAotEngineFinds() {
+        SpringFactoriesLoader.forResourceLocation("META-INF/spring/aot.factories")
+                .load(RuntimeHintsRegistrar.class)
+                .forEach(registrar -> registrar.registerHints(hints, getClass().getClassLoader()));
     }
 
     static class Entry {

@@ -15,6 +15,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.annotation.Transactional;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /** {@code @DbBulkhead} methods never run without a transaction, whether the gates are off or cannot be built. */
@@ -36,6 +37,7 @@ class UngatedEntriesTests {
                     Entries entries = context.getBean(Entries.class);
 
                     assertThat(entries.inTransaction()).isTrue();
+                    assertThat(entries.readOnly()).as("@Transactional(readOnly = true), without a gate").isEqualTo("on");
                     Throwable failure = catchThrowable(() -> entries.writeTwiceThenFail(9101));
 
                     assertThat(failure).hasMessage("after two writes");
@@ -107,6 +109,12 @@ class UngatedEntriesTests {
         @DbBulkhead("orders")
         public boolean inTransaction() {
             return TransactionSynchronizationManager.isActualTransactionActive();
+        }
+
+        @DbBulkhead("orders")
+        @Transactional(readOnly = true)
+        public String readOnly() {
+            return jdbc.queryForObject("SELECT current_setting('transaction_read_only')", String.class);
         }
 
         @DbBulkhead("orders")

@@ -9,6 +9,7 @@ import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.jpa.FullGate;
 import dev.dbbulkhead.jpa.shop.Customer;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import jakarta.persistence.EntityManagerFactory;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -19,10 +20,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.persistence.autoconfigure.EntityScan;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan.Filter;
 import org.springframework.context.annotation.FilterType;
+import org.springframework.context.annotation.Primary;
 import org.springframework.data.jpa.repository.JpaRepository;
 import org.springframework.data.jpa.repository.config.EnableJpaRepositories;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.transaction.annotation.Propagation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
@@ -57,12 +64,40 @@ class RepositoryEntryStartUpTests {
     }
 
     @Test
-    void aRepositoryThatIsAlsoTransactionalFailsStartUp() {
+    void aRepositoryThatIsAlsoTransactionalStartsAndIsGated() throws Exception {
         runner.withUserConfiguration(TransactionalRepositoryApplication.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            TransactionalCustomers customers = context.getBean(TransactionalCustomers.class);
+            try (ExecutorService caller = Executors.newVirtualThreadPerTaskExecutor();
+                 FullGate held = FullGate.of(context.getBean(BulkheadRegistry.class).template("shop"))) {
+                assertThatThrownBy(() -> caller.submit(() -> customers.findAll()).get())
+                        .isInstanceOf(ExecutionException.class).cause()
+                        .isInstanceOf(BulkheadRejectedException.class);
+            }
+        });
+    }
+
+    @Test
+    void aRepositoryWhoseMethodsAskForNewTransactionsFailsStartUpNamingEveryOne() {
+        runner.withUserConfiguration(RequiresNewRepositoryApplication.class).run(context -> {
             assertThat(context).hasFailed();
-            assertThat(JpaStartUp.report(context.getStartupFailure()))
-                    .contains("RepositoryEntryStartUpTests$TransactionalCustomers.", "@DbBulkhead(\"shop\")",
-                            "is also transactional");
+            assertThat(JpaStartUp.report(context.getStartupFailure())).contains(
+                    "has 2 @DbBulkhead declarations that cannot be admitted",
+                    "RepositoryEntryStartUpTests$RequiresNewCustomers.findByName(String)",
+                    "RepositoryEntryStartUpTests$RequiresNewCustomers.countByName(String)",
+                    "is also transactional with propagation REQUIRES_NEW");
+        });
+    }
+
+    @Test
+    void aRepositoryWhoseTransactionsRunInAnotherTransactionManagerFailsStartUpNamingIt() {
+        runner.withUserConfiguration(OtherManagerRepositoryApplication.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(JpaStartUp.report(context.getStartupFailure())).contains(
+                    "RepositoryEntryStartUpTests$OtherManagerCustomers.findAll()",
+                    "Spring would run its transaction in 'ledgerTransactionManager' while workload 'shop' runs its"
+                            + " transactions in 'transactionManager'",
+                    "'db.bulkhead.workloads.shop.transaction-manager'");
         });
     }
 
@@ -110,6 +145,19 @@ class RepositoryEntryStartUpTests {
     interface TransactionalCustomers extends JpaRepository<Customer, Long> {
     }
 
+    @DbBulkhead("shop")
+    interface RequiresNewCustomers extends JpaRepository<Customer, Long> {
+        @Transactional(propagation = Propagation.REQUIRES_NEW)
+        List<Customer> findByName(String name);
+
+        @Transactional(propagation = Propagation.REQUIRES_NEW)
+        long countByName(String name);
+    }
+
+    @DbBulkhead("shop")
+    interface OtherManagerCustomers extends JpaRepository<Customer, Long> {
+    }
+
     interface StreamingCustomers extends JpaRepository<Customer, Long> {
         @DbBulkhead("shop")
         Stream<Customer> streamByName(String name);
@@ -136,6 +184,34 @@ class RepositoryEntryStartUpTests {
     @EnableJpaRepositories(considerNestedRepositories = true, basePackageClasses = RepositoryEntryStartUpTests.class,
             includeFilters = @Filter(type = FilterType.ASSIGNABLE_TYPE, classes = TransactionalCustomers.class))
     static class TransactionalRepositoryApplication {
+    }
+
+    @EntityScan(basePackageClasses = Customer.class)
+    @EnableJpaRepositories(considerNestedRepositories = true, basePackageClasses = RepositoryEntryStartUpTests.class,
+            includeFilters = @Filter(type = FilterType.ASSIGNABLE_TYPE, classes = RequiresNewCustomers.class))
+    static class RequiresNewRepositoryApplication {
+    }
+
+    /**
+     * The repositories' transactions in a transaction manager of another data source, which Spring Data names by
+     * bean name; the workload's is Boot's JPA one, kept primary.
+     */
+    @EntityScan(basePackageClasses = Customer.class)
+    @EnableJpaRepositories(considerNestedRepositories = true, basePackageClasses = RepositoryEntryStartUpTests.class,
+            transactionManagerRef = "ledgerTransactionManager",
+            includeFilters = @Filter(type = FilterType.ASSIGNABLE_TYPE, classes = OtherManagerCustomers.class))
+    static class OtherManagerRepositoryApplication {
+
+        @Bean
+        @Primary
+        JpaTransactionManager transactionManager(EntityManagerFactory entityManagerFactory) {
+            return new JpaTransactionManager(entityManagerFactory);
+        }
+
+        @Bean
+        DataSourceTransactionManager ledgerTransactionManager() {
+            return new DataSourceTransactionManager(new SingleConnectionDataSource());
+        }
     }
 
     @EntityScan(basePackageClasses = Customer.class)

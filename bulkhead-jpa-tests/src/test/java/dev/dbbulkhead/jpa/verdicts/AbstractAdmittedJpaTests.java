@@ -9,10 +9,7 @@ import dev.dbbulkhead.testing.CommitFaults;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import jakarta.persistence.EntityManager;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -79,13 +76,7 @@ abstract class AbstractAdmittedJpaTests {
 
     /** The first column of the first row of {@code sql}, read on a connection outside the application. */
     static String sideQuery(String sql) {
-        try (Connection side = JpaTestDatabase.DATABASE.connect(); Statement statement = side.createStatement();
-             ResultSet rs = statement.executeQuery(sql)) {
-            rs.next();
-            return rs.getString(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return JpaTestDatabase.sideQuery(sql);
     }
 
     /** How many operations of {@code workload} ended with {@code outcome}, by the execution timer. */
