@@ -69,13 +69,24 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
     }
 
     /**
-     * How long one renewal may take on the server, its wait for the fleet's lock included: half a heartbeat. A member
-     * frozen inside its renewal holds the lock no longer than this, and the others' renewals wait for it at most half
-     * as long, so that no member's renewal waits a heartbeat on another's.
+     * The longest one renewal waits for the fleet's lock: half a heartbeat, at least a millisecond. Renewals never
+     * wait long on one another: one that gives up runs again at the member's next heartbeat, its unexpired share
+     * kept meanwhile.
+     */
+    public Duration renewalLockWait() {
+        Duration half = heartbeat.dividedBy(2);
+        return half.compareTo(Duration.ofMillis(1)) < 0 ? Duration.ofMillis(1) : half;
+    }
+
+    /**
+     * How long one renewal may take on the server, and how long the server waits for its member between two of its
+     * statements: a quarter of the lease ttl, at least {@link #renewalLockWait()}. A member frozen inside its
+     * renewal holds the fleet's lock no longer than this; the others keep three quarters of their lease to renew in.
+     * Generous beside a renewal's few milliseconds, so that a member slowed down by a busy machine is not cut off.
      */
     public Duration renewalTimeout() {
-        Duration half = heartbeat.dividedBy(2);
-        return half.compareTo(Duration.ofMillis(2)) < 0 ? Duration.ofMillis(2) : half;
+        Duration quarter = leaseTtl.dividedBy(4);
+        return quarter.compareTo(renewalLockWait()) < 0 ? renewalLockWait() : quarter;
     }
 
     /**

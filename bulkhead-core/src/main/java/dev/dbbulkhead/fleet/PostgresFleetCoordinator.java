@@ -25,8 +25,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link LeaseRequest#sessionName()}), and only once they are gone deletes its row ({@link SessionFence}) — and
  * settles the member's grant ({@link ShareSettlement}) against the rows left, holding back the grants of expired
  * members whose sessions are still open. Leases are judged only on the server's clock, so the members' clocks need
- * not agree. No renewal waits long on another: the lock is waited for at most half the renewal timeout, and the
- * server ends a renewal whose member stopped answering inside it after the whole timeout. The table is created on
+ * not agree. No renewal waits long on another: the lock is waited for at most the lock wait (half a heartbeat), and
+ * the server ends a renewal whose member stopped answering inside it after the renewal timeout (a quarter of the
+ * lease ttl). The table is created on
  * first use.
  */
 public final class PostgresFleetCoordinator implements FleetCoordinator {
@@ -37,8 +38,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private static final Pattern TABLE_NAME =
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
 
-    /** Default renewal timeout: half the default heartbeat ({@link FleetSettings#renewalTimeout()}). */
-    public static final Duration DEFAULT_RENEWAL_TIMEOUT = Duration.ofMillis(500);
+    /** Default lock wait of a renewal: half the default heartbeat ({@link FleetSettings#renewalLockWait()}). */
+    public static final Duration DEFAULT_RENEWAL_LOCK_WAIT = Duration.ofMillis(500);
+    /** Default renewal timeout: a quarter of the default lease ttl ({@link FleetSettings#renewalTimeout()}). */
+    public static final Duration DEFAULT_RENEWAL_TIMEOUT = Duration.ofMillis(1250);
 
     /** Creating the table waits for the fleet's lock like a renewal, but may then take its time. */
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
@@ -46,14 +49,16 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final DataSource connections;
     private final String table;
     private final int budget;
+    private final Duration lockWait;
     private final Duration renewalTimeout;
     /** How long a renewal waits for the ended sessions of an expired member to be gone: a quarter of its timeout. */
     private final Duration fenceWait;
     private volatile boolean tableReady;
 
-    /** A coordinator with the {@linkplain #DEFAULT_RENEWAL_TIMEOUT default renewal timeout}. */
+    /** A coordinator with the default {@linkplain #DEFAULT_RENEWAL_LOCK_WAIT lock wait} and
+     * {@linkplain #DEFAULT_RENEWAL_TIMEOUT renewal timeout}. */
     public PostgresFleetCoordinator(DataSource connections, String table, int budget) {
-        this(connections, table, budget, DEFAULT_RENEWAL_TIMEOUT);
+        this(connections, table, budget, DEFAULT_RENEWAL_LOCK_WAIT, DEFAULT_RENEWAL_TIMEOUT);
     }
 
     /**
@@ -62,15 +67,22 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * @param table          the table, optionally schema-qualified ({@code schema.table}); plain identifiers only
      * @param budget         the connections the fleet may use; members should all give the same, and where they
      *                       differ the smallest of the live members' budgets applies
-     * @param renewalTimeout how long one renewal may take on the server, well inside the heartbeat (as
-     *                       {@link FleetSettings#renewalTimeout()}): it waits at most half of it for the fleet's lock,
-     *                       and a member frozen inside its renewal holds that lock no longer than all of it
+     * @param lockWait       the longest a renewal waits for the fleet's lock, well inside the heartbeat (as
+     *                       {@link FleetSettings#renewalLockWait()})
+     * @param renewalTimeout how long one renewal may take on the server, and the server waits for its member between
+     *                       two statements, well inside the lease ttl (as {@link FleetSettings#renewalTimeout()}): a
+     *                       member frozen inside its renewal holds the fleet's lock no longer; at least
+     *                       {@code lockWait}
      */
-    public PostgresFleetCoordinator(DataSource connections, String table, int budget, Duration renewalTimeout) {
+    public PostgresFleetCoordinator(DataSource connections, String table, int budget, Duration lockWait,
+                                    Duration renewalTimeout) {
+        Objects.requireNonNull(lockWait, "lockWait");
         Objects.requireNonNull(renewalTimeout, "renewalTimeout");
-        if (renewalTimeout.toMillis() < 2) {
-            throw new IllegalArgumentException("renewal timeout must be at least 2ms, was " + renewalTimeout);
+        if (lockWait.toMillis() < 1 || renewalTimeout.compareTo(lockWait) < 0) {
+            throw new IllegalArgumentException("lock wait must be at least 1ms and the renewal timeout at least the"
+                    + " lock wait, were " + lockWait + " and " + renewalTimeout);
         }
+        this.lockWait = lockWait;
         this.renewalTimeout = renewalTimeout;
         this.fenceWait = renewalTimeout.dividedBy(4);
         this.connections = Objects.requireNonNull(connections, "connections");
@@ -105,7 +117,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     public Lease renew(LeaseRequest request) {
         try (Connection connection = connections.getConnection()) {
             ensureTable(connection);
-            return inTransaction(connection, renewalTimeout.dividedBy(2), renewalTimeout,
+            return inTransaction(connection, lockWait, renewalTimeout,
                     () -> settle(connection, request));
         } catch (SQLException e) {
             throw new FleetUnavailableException("Could not renew the lease of fleet member '" + request.memberId()
@@ -238,7 +250,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         if (tableReady) {
             return;
         }
-        inTransaction(connection, renewalTimeout.dividedBy(2), DDL_TIMEOUT, () -> {
+        inTransaction(connection, lockWait, DDL_TIMEOUT, () -> {
             try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))");
                  Statement create = connection.createStatement()) {
                 // Two members starting together would otherwise race on the catalog and one would fail.

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Timeout;
 class PostgresFleetCoordinatorTests {
 
     private static final Duration LONG_TTL = Duration.ofMinutes(5);
+    private static final Duration LOCK_WAIT = Duration.ofMillis(100);
     private static final Duration RENEWAL_TIMEOUT = Duration.ofMillis(400);
 
     private final TestDatabase database = PostgresFixture.freshSchema();
@@ -52,7 +53,7 @@ class PostgresFleetCoordinatorTests {
     @Test
     void aRenewalEndsTheSessionsOfAMemberWhoseLeaseExpiredBeforeItGrantsItsShare() throws SQLException {
         PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
-                RENEWAL_TIMEOUT);
+                LOCK_WAIT, RENEWAL_TIMEOUT);
         assertThat(coordinator.renew(new LeaseRequest("paused", 1, 6, 0, LONG_TTL, "paused sessions")).granted())
                 .isEqualTo(6);
         List<Connection> pausedSessions = List.of(session("paused sessions"), session("paused sessions"),
@@ -81,8 +82,10 @@ class PostgresFleetCoordinatorTests {
         CountDownLatch thaw = new CountDownLatch(1);
         AtomicInteger frozenPid = new AtomicInteger();
         DataSource freezing = freezingAfterTheLock(coordinatorPool, frozenPid, thaw);
-        PostgresFleetCoordinator frozenMembers = new PostgresFleetCoordinator(freezing, "fleet", 12, RENEWAL_TIMEOUT);
-        PostgresFleetCoordinator others = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12, RENEWAL_TIMEOUT);
+        PostgresFleetCoordinator frozenMembers = new PostgresFleetCoordinator(freezing, "fleet", 12, LOCK_WAIT,
+                RENEWAL_TIMEOUT);
+        PostgresFleetCoordinator others = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12, LOCK_WAIT,
+                RENEWAL_TIMEOUT);
         others.renew(request("other", 0, null));
 
         Thread frozen = Thread.ofPlatform().start(() -> {
@@ -114,7 +117,7 @@ class PostgresFleetCoordinatorTests {
                 + " budget integer NOT NULL, joined_at timestamptz NOT NULL, renewed_at timestamptz NOT NULL,"
                 + " lease_expires_at timestamptz NOT NULL)");
         PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
-                RENEWAL_TIMEOUT);
+                LOCK_WAIT, RENEWAL_TIMEOUT);
 
         assertThat(coordinator.renew(request("a", 0, "a sessions")).granted()).isEqualTo(12);
         database.execute("SELECT session_name FROM fleet WHERE session_name = 'a sessions'");

@@ -88,9 +88,10 @@ public final class BulkheadFleetAutoConfiguration {
                 ? ResolvedSettings.requireValid(PREFIX + "connection-budget", fleet.getConnectionBudget(),
                         BulkheadFleetAutoConfiguration::requirePositive)
                 : derivedBudget(connections.dataSource(), fleet.getOtherConnections());
-        Duration renewalTimeout = Timing.of(fleet).renewalTimeout();
+        FleetSettings timing = Timing.of(fleet).settings();
         return ResolvedSettings.requireValid(PREFIX + "table", fleet.getTable(),
-                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget, renewalTimeout));
+                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget,
+                        timing.renewalLockWait(), timing.renewalTimeout()));
     }
 
     @Bean
@@ -154,9 +155,9 @@ public final class BulkheadFleetAutoConfiguration {
      */
     private record Timing(Duration heartbeat, Duration leaseTtl) {
 
-        /** How long one renewal may take on the server: {@link FleetSettings#renewalTimeout()}. */
-        Duration renewalTimeout() {
-            return new FleetSettings("check", 1, 1, 1, heartbeat, leaseTtl).renewalTimeout();
+        /** Settings of these timings alone: for what they imply, the renewal's lock wait and timeout. */
+        FleetSettings settings() {
+            return new FleetSettings("check", 1, 1, 1, heartbeat, leaseTtl);
         }
 
         static Timing of(Fleet fleet) {
