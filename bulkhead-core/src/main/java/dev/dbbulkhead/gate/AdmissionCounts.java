@@ -125,6 +125,24 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
         releaseShared(ONE_OPERATION);
     }
 
+    /**
+     * Takes every place at once — {@code limits}' B running and Q waiting — when none is taken: one compare-and-set
+     * from the idle word, so that nothing can enter between an "idle?" look and the taking.
+     *
+     * @return whether the places are now taken; when false, nothing changed
+     */
+    final boolean tryTakeEveryPlace(GateConfig limits) {
+        return compareAndSetState(0L, (long) limits.maxAdmitted() * ONE_ADMITTED + limits.maxConcurrent());
+    }
+
+    /**
+     * Gives back places taken by {@link #tryTakeEveryPlace}: {@code running} running and {@code waiting} waiting,
+     * with no operation behind them. A waiter that joined after a grow meanwhile may run now.
+     */
+    void giveBackPlaces(int running, int waiting) {
+        releaseShared((long) running * ONE_OPERATION + (long) waiting * ONE_ADMITTED);
+    }
+
     /** Replaces the limits; the counts stay as they are. Wakes the first waiter, who takes any new room. */
     void changeLimits(GateConfig resized) {
         limits = resized;

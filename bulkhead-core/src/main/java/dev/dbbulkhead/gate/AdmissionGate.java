@@ -266,6 +266,33 @@ public final class AdmissionGate {
     }
 
     /**
+     * Takes every place of this gate — its B execution permits and its Q queue places — with no operation behind
+     * them, until the returned saturation is closed: meanwhile every admission is refused at once with
+     * {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL}, as under an overload that fills the gate. For tests of what
+     * an application does with refusals (its 503 page, its retries, its fallback) against the real gate.
+     *
+     * <p>Taken in one step from an idle gate, so that a saturation never waits and never holds less than every place.
+     * It holds no thread, no connection and no permit of the calling thread, which stays free to call gated code and be
+     * refused; the listener hears nothing, since nothing is admitted or released, while {@link #active()} and
+     * {@link #waiting()} show the places taken. A resize meanwhile (a grow from the endpoint, the adaptive limit or a
+     * fleet share) opens room as it would under load: only the places that existed when it was taken are held.
+     *
+     * @return the places taken, to be closed (from any thread) to give them back
+     * @throws IllegalStateException when the gate is not idle: an operation runs or waits in it
+     */
+    public GateSaturation saturate() {
+        // Permits whose owner ended unclosed would otherwise count as a busy gate.
+        abandoned.giveBackPlacesOfEndedOwners();
+        GateConfig limits = counts.limits();
+        if (!counts.tryTakeEveryPlace(limits)) {
+            throw new IllegalStateException("Bulkhead '" + workload + "' cannot be saturated while it is in use ("
+                    + active() + " running, " + waiting() + " waiting): a saturation takes every place of an idle gate");
+        }
+        return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(),
+                () -> counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued()));
+    }
+
+    /**
      * Changes B and Q without blocking. Growing takes effect at once (waiters are handed the new room). Shrinking
      * never waits and never disturbs running work: new admissions obey the new limits while the operations already
      * inside drain. The queue discipline, its target delay and its interval stay as the gate was built: they are

@@ -191,10 +191,22 @@ final class CoDelCounts extends AdmissionCounts {
         }
     }
 
+    /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */
+    @Override
+    void giveBackPlaces(int running, int waiting) {
+        tryReleaseShared((long) running * ONE_OPERATION + (long) waiting * ONE_ADMITTED);
+        serveFreeSlots();
+    }
+
     /** Replaces the limits, and hands any new room to queued waiters. */
     @Override
     void changeLimits(GateConfig resized) {
         super.changeLimits(resized);
+        serveFreeSlots();
+    }
+
+    /** Takes the lock to serve queued waiters while slots are free. */
+    private void serveFreeSlots() {
         lock.lock();
         try {
             long now = clock.getAsLong();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.MisuseKind;
+import dev.dbbulkhead.test.WorkloadSaturation;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.DataInputStream;
@@ -78,6 +79,7 @@ class ConsumerOnJava17Tests {
         assertThat(classVersionOf(BulkheadRegistry.class)).isEqualTo(JAVA_17_CLASS_VERSION);
         assertThat(classVersionOf(dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration.class))
                 .isEqualTo(JAVA_17_CLASS_VERSION);
+        assertThat(classVersionOf(WorkloadSaturation.class)).isEqualTo(JAVA_17_CLASS_VERSION);
     }
 
     @Test
@@ -114,6 +116,18 @@ class ConsumerOnJava17Tests {
             release.countDown();
             caller.shutdownNow();
         }
+    }
+
+    @Test
+    void aSaturatedWorkloadIsAnswered503AndServesAgainOnceTheSaturationIsClosed() throws Exception {
+        HttpResponse<String> refused;
+        try (WorkloadSaturation saturated = WorkloadSaturation.of(bulkheads, "visits")) {
+            refused = visit("saturated");
+        }
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.body()).contains("\"workload\":\"visits\"").contains("\"reason\":\"ADMISSION_FULL\"");
+        assertThat(visit("saturated").statusCode()).as("every place is back").isEqualTo(200);
     }
 
     @Test

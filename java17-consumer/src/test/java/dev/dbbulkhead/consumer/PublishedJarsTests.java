@@ -25,6 +25,7 @@ class PublishedJarsTests {
             bulkhead-core, dev.dbbulkhead.core
             bulkhead-spring-boot-autoconfigure, dev.dbbulkhead.spring.boot.autoconfigure
             bulkhead-spring-boot-starter, dev.dbbulkhead.spring.boot.starter
+            bulkhead-spring-boot-test, dev.dbbulkhead.spring.boot.test
             """)
     void eachPublishedJarCarriesAnAutomaticModuleName(String artifactId, String moduleName) throws IOException {
         List<File> jars = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))

@@ -175,8 +175,9 @@ class RejectionAnswerTests {
         assertThat(response.headers().firstValue("Retry-After")).hasValue("2");
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("text/html"));
-        // Boot's white-label error view, as no error/503 template is on the class path.
-        assertThat(response.body()).contains("Whitelabel Error Page", "Service Unavailable", "status=503");
+        // db-bulkhead's page, as no error/503 view is on the class path: what to do, not Boot's error page.
+        assertThat(response.body()).contains("Service busy", "Please try again in 2 seconds.")
+                .doesNotContain("Whitelabel");
     }
 
     private HttpResponse<String> getWhileFull(String path, String accept) throws Exception {

@@ -7,8 +7,10 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -20,8 +22,10 @@ import org.springframework.web.context.request.ServletWebRequest;
 
 /**
  * Writes the 503 answer to a rejection, wherever in a servlet request it surfaced: a client that prefers HTML gets
- * {@code Retry-After} and Boot's error view for status 503 (through {@code sendError}); any other client gets the
- * problem detail of {@link BulkheadRejectedExceptionHandler}, written with the application's message converters.
+ * {@code Retry-After} and the application's own error view for 503 when it has one (through {@code sendError}, as Boot
+ * renders error pages), else a small page of db-bulkhead's that says the service is busy and when to try again; any
+ * other client gets the problem detail of {@link BulkheadRejectedExceptionHandler}, written with the application's
+ * message converters.
  */
 public final class BulkheadRejectionResponder {
 
@@ -30,18 +34,23 @@ public final class BulkheadRejectionResponder {
     private final BulkheadRejectedExceptionHandler handler;
     private final Supplier<ContentNegotiationManager> negotiation;
     private final Supplier<List<HttpMessageConverter<?>>> converters;
+    private final Predicate<HttpServletRequest> ownErrorView;
 
     /**
-     * @param handler     the answer to a rejection: its status, {@code Retry-After} and problem detail
-     * @param negotiation the application's content negotiation, asked at the first rejection
-     * @param converters  the application's message converters, asked at the first rejection
+     * @param handler      the answer to a rejection: its status, {@code Retry-After} and problem detail
+     * @param negotiation  the application's content negotiation, asked at the first rejection
+     * @param converters   the application's message converters, asked at the first rejection
+     * @param ownErrorView whether the application renders a page of its own for a 503 to this request (an
+     *                     {@code error/503} view); when not, a browser gets db-bulkhead's page
      */
     public BulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
                                       Supplier<ContentNegotiationManager> negotiation,
-                                      Supplier<List<HttpMessageConverter<?>>> converters) {
+                                      Supplier<List<HttpMessageConverter<?>>> converters,
+                                      Predicate<HttpServletRequest> ownErrorView) {
         this.handler = handler;
         this.negotiation = negotiation;
         this.converters = converters;
+        this.ownErrorView = ownErrorView;
     }
 
     /**
@@ -63,10 +72,18 @@ public final class BulkheadRejectionResponder {
         ResponseEntity<ProblemDetail> answer = overload instanceof DeadlineExceededException exceeded
                 ? handler.deadlineExceeded(exceeded) : handler.rejected((BulkheadRejectedException) overload);
         HttpMessageConverter<ProblemDetail> writer = problemWriter();
-        if (prefersHtml(request) || writer == null) {
-            // The container dispatches to Boot's error page, which renders error/503 (or 5xx, or the white-label
-            // page) for browsers; headers set before sendError stay on the answer.
+        boolean html = prefersHtml(request);
+        if (html || writer == null) {
             answer.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+            if (html && !ownErrorView.test(request)) {
+                // Not Boot's generic error page: it tells a person nothing about retrying, and rendering it through
+                // an error dispatch costs as much as a page, under the very overload that refused the request.
+                String retryAfter = answer.getHeaders().getFirst(HttpHeaders.RETRY_AFTER);
+                BusyPage.write(response, answer.getStatusCode().value(), retryAfter);
+                return;
+            }
+            // The container dispatches to Boot's error handling: the application's error/503 view for a browser,
+            // Boot's error body for a client no converter can write a problem for; headers set before sendError stay.
             response.sendError(answer.getStatusCode().value());
             return;
         }

@@ -51,7 +51,15 @@ public final class LoadCommand {
             + "  baseUrl           the running sample (default http://localhost:8080)%n"
             + "  secondsPerPhase   length of each of the two phases (default 10)%n"
             + "  ordersPerSecond   orders offered per second in both phases (default 40)%n"
-            + "  reportsPerSecond  reports offered per second in the second phase (default 100)%n";
+            + "  reportsPerSecond  reports offered per second in the second phase (default 100)%n"
+            + "%n"
+            + "   or: java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java refusals"
+            + " [baseUrl] [seconds] [reportsPerSecond]%n"
+            + "  floods reports (B=2, no queue) with browsers and API clients in turn, over HTTP/1.1 and then over"
+            + " HTTP/2%n"
+            + "  (h2c: start the sample with --server.http2.enabled=true), and prints what a refusal costs each%n"
+            + "  seconds           length of each protocol's flood (default 10)%n"
+            + "  reportsPerSecond  reports offered per second (default 200)%n";
 
     private final HttpClient http;
     private final String baseUrl;
@@ -65,6 +73,10 @@ public final class LoadCommand {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
             System.out.printf(USAGE);
+            return;
+        }
+        if (args.length > 0 && args[0].equals("refusals")) {
+            RefusalCost.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         String baseUrl = args.length > 0 ? args[0] : "http://localhost:8080";
@@ -187,6 +199,142 @@ public final class LoadCommand {
         }
         long value = sorted[Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1)];
         return String.format(Locale.ROOT, "%.1fms", value / 1000.0);
+    }
+
+    /**
+     * What a refusal costs a browser and an API client, over HTTP/1.1 (where Tomcat closes the connection after every
+     * 503, so each refused client connects again) and over HTTP/2 (one connection, kept): reports are offered far
+     * beyond their gate, open loop, every other request asking for HTML.
+     */
+    private static final class RefusalCost {
+
+        private static final String BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+        private static final String API = "application/json";
+        private static final Pattern COUNT_VALUE = Pattern.compile("\"value\"\\s*:\\s*([0-9.E+-]+)");
+
+        private final String baseUrl;
+        private final Map<String, ConcurrentLinkedQueue<Long>> refusedMicros = new ConcurrentHashMap<>();
+        private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
+
+        private RefusalCost(String baseUrl) {
+            this.baseUrl = baseUrl;
+        }
+
+        static void main(String[] args) throws InterruptedException {
+            String baseUrl = args.length > 0 ? args[0] : "http://localhost:8080";
+            int seconds;
+            int perSecond;
+            try {
+                seconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+                perSecond = args.length > 2 ? Integer.parseInt(args[2]) : 200;
+            } catch (NumberFormatException notANumber) {
+                System.err.printf("not a whole number: %s%n" + USAGE, notANumber.getMessage());
+                System.exit(2);
+                return;
+            }
+            System.out.printf("Offering %d reports/s for %d s per protocol, browsers and API clients in turn (the"
+                    + " reports gate admits about 10/s)%n%n", perSecond, seconds);
+            List<String> lines = new ArrayList<>();
+            List<String> cpu = new ArrayList<>();
+            for (HttpClient.Version version : List.of(HttpClient.Version.HTTP_1_1, HttpClient.Version.HTTP_2)) {
+                // A warm-up per protocol, not reported: a cold JVM or an unopened connection would be measured.
+                new RefusalCost(baseUrl).flood(version, 5, Math.max(1, perSecond / 4));
+                RefusalCost measured = new RefusalCost(baseUrl);
+                double cpuBefore = measured.serverCpuNanos();
+                measured.flood(version, seconds, perSecond);
+                double cpuNanos = measured.serverCpuNanos() - cpuBefore;
+                lines.addAll(measured.report(version));
+                cpu.add(String.format(Locale.ROOT, "%.0f µs %s", cpuNanos / 1_000 / ((long) perSecond * seconds),
+                        version == HttpClient.Version.HTTP_2 ? "over HTTP/2" : "over HTTP/1.1"));
+            }
+            String header = String.format(Locale.ROOT, "%-9s %-6s %8s %8s %8s %9s %9s %9s %8s",
+                    "protocol", "answer", "offered", "refused", "admitted", "rej p50", "rej p90", "rej p99", "over h2");
+            System.out.println(header);
+            System.out.println("-".repeat(header.length()));
+            lines.forEach(System.out::println);
+            System.out.printf("%nserver CPU per request offered: %s%n", String.join(", ", cpu));
+        }
+
+        /** The sample's process CPU time so far, from its actuator; NaN when it cannot be read. */
+        private double serverCpuNanos() {
+            try {
+                HttpResponse<String> metric = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                                URI.create(baseUrl + "/actuator/metrics/process.cpu.time")).GET().build(),
+                        HttpResponse.BodyHandlers.ofString());
+                Matcher value = COUNT_VALUE.matcher(metric.body());
+                return value.find() ? Double.parseDouble(value.group(1)) : Double.NaN;
+            } catch (Exception unavailable) {
+                return Double.NaN;
+            }
+        }
+
+        private void flood(HttpClient.Version version, int seconds, int perSecond) throws InterruptedException {
+            HttpClient http = HttpClient.newBuilder().version(version).connectTimeout(Duration.ofSeconds(5))
+                    .executor(Threads.perTaskExecutor()).build();
+            ExecutorService requests = Threads.perTaskExecutor();
+            long interval = TimeUnit.SECONDS.toNanos(1) / perSecond;
+            long start = System.nanoTime();
+            for (long i = 0; i < (long) perSecond * seconds; i++) {
+                LockSupport.parkNanos(start + i * interval - System.nanoTime());
+                String answer = i % 2 == 0 ? "html" : "json";
+                requests.submit(() -> call(http, answer));
+            }
+            requests.shutdown();
+            while (!requests.awaitTermination(DRAIN_LIMIT.toSeconds(), TimeUnit.SECONDS)) {
+                requests.shutdownNow();
+            }
+        }
+
+        private void call(HttpClient http, String answer) {
+            HttpRequest request = HttpRequest.newBuilder(URI.create(baseUrl + "/reports/sales?heavyMillis=200"))
+                    .timeout(Duration.ofSeconds(10)).header("Accept", answer.equals("html") ? BROWSER : API)
+                    .GET().build();
+            count(answer, "offered");
+            long begin = System.nanoTime();
+            try {
+                HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                long micros = (System.nanoTime() - begin) / 1_000;
+                if (response.version() == HttpClient.Version.HTTP_2) {
+                    count(answer, "over h2");
+                }
+                if (response.statusCode() == 503) {
+                    count(answer, "refused");
+                    refusedMicros.computeIfAbsent(answer, a -> new ConcurrentLinkedQueue<>()).add(micros);
+                } else {
+                    count(answer, response.statusCode() / 100 == 2 ? "admitted" : "HTTP " + response.statusCode());
+                }
+            } catch (Exception failed) {
+                count(answer, failed.getClass().getSimpleName());
+            }
+        }
+
+        private void count(String answer, String what) {
+            counts.computeIfAbsent(answer + " " + what, key -> new LongAdder()).increment();
+        }
+
+        private long counted(String answer, String what) {
+            LongAdder count = counts.get(answer + " " + what);
+            return count == null ? 0 : count.sum();
+        }
+
+        private List<String> report(HttpClient.Version version) {
+            List<String> lines = new ArrayList<>();
+            for (String answer : List.of("html", "json")) {
+                ConcurrentLinkedQueue<Long> micros = refusedMicros.getOrDefault(answer, new ConcurrentLinkedQueue<>());
+                lines.add(String.format(Locale.ROOT, "%-9s %-6s %8d %8d %8d %9s %9s %9s %8d",
+                        version == HttpClient.Version.HTTP_2 ? "HTTP/2" : "HTTP/1.1", answer,
+                        counted(answer, "offered"), counted(answer, "refused"), counted(answer, "admitted"),
+                        percentile(micros, 50), percentile(micros, 90), percentile(micros, 99),
+                        counted(answer, "over h2")));
+            }
+            counts.forEach((key, count) -> {
+                String what = key.substring(key.indexOf(' ') + 1);
+                if (!List.of("offered", "refused", "admitted", "over h2").contains(what)) {
+                    lines.add("  other outcome, " + key + ": " + count.sum());
+                }
+            });
+            return lines;
+        }
     }
 
     /** What one phase saw, per workload. */

@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.ProblemDetail;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.accept.ContentNegotiationManager;
 import org.springframework.web.servlet.DispatcherServlet;
@@ -37,6 +38,10 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 @EnableConfigurationProperties(BulkheadProperties.class)
 public final class BulkheadWebMvcAutoConfiguration {
 
+    /** Boot's error view resolution, absent from a Spring MVC application that does without Boot's MVC support. */
+    private static final String ERROR_VIEW_RESOLVER =
+            "org.springframework.boot.webmvc.autoconfigure.error.ErrorViewResolver";
+
     /** Resolves every Retry-After now, so that a bad value fails start-up rather than the first rejection. */
     @Bean
     @ConditionalOnMissingBean
@@ -48,18 +53,23 @@ public final class BulkheadWebMvcAutoConfiguration {
         return new BulkheadRejectedExceptionHandler(byWorkload, ResolvedSettings.retryAfterSeconds(null, properties));
     }
 
-    /** Spring MVC's own content negotiation and message converters, looked up at the first rejection. */
+    /**
+     * Spring MVC's own content negotiation and message converters, looked up at the first rejection; the
+     * application's error views for 503 where Boot's error handling is there to render them.
+     */
     @Bean
     @ConditionalOnMissingBean
     BulkheadRejectionResponder bulkheadRejectionResponder(BulkheadRejectedExceptionHandler handler,
             ObjectProvider<ContentNegotiationManager> negotiation,
-            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter) {
+            ObjectProvider<RequestMappingHandlerAdapter> handlerAdapter, ApplicationContext context) {
         return new BulkheadRejectionResponder(handler,
                 SingletonSupplier.of(() -> negotiation.getIfUnique(ContentNegotiationManager::new)),
                 SingletonSupplier.of(() -> {
                     RequestMappingHandlerAdapter mvc = handlerAdapter.getIfAvailable();
                     return mvc != null ? mvc.getMessageConverters() : List.of();
-                }));
+                }),
+                ClassUtils.isPresent(ERROR_VIEW_RESOLVER, context.getClassLoader())
+                        ? new ApplicationErrorViews(context) : request -> false);
     }
 
     @Bean
