@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gate of one workload: the two semaphores of the design, kept as two counts in one word.
@@ -257,12 +258,23 @@ public final class AdmissionGate {
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, ExecutionOutcome outcome) {
+    void release(HeldGate held, long admittedAtNanos, ExecutionOutcome outcome, long transactionNanos,
+                 @Nullable Throwable transactionFailure) {
         held.clear();
         counts.finishRunning();
         if (timed) {
-            listener.onReleased(workload, outcome, System.nanoTime() - admittedAtNanos);
+            long heldNanos = System.nanoTime() - admittedAtNanos;
+            // Negative when the transaction was not timed: it never began, or its end was not reported.
+            if (transactionNanos >= 0) {
+                listener.onTransactionEnded(workload, outcome, transactionNanos, transactionFailure);
+            }
+            listener.onReleased(workload, outcome, heldNanos);
         }
+    }
+
+    /** Whether a listener is told of this gate's decisions: without one, nothing on its path takes a time stamp. */
+    boolean isListenedTo() {
+        return timed;
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
+import org.jspecify.annotations.Nullable;
 
 /** Tells several listeners, in order; see {@link GateListener#composite}. An array: this runs on every admission. */
 final class CompositeGateListener implements GateListener {
@@ -37,6 +38,14 @@ final class CompositeGateListener implements GateListener {
     public void onShed(String workload, long queueWaitNanos) {
         for (GateListener listener : listeners) {
             listener.onShed(workload, queueWaitNanos);
+        }
+    }
+
+    @Override
+    public void onTransactionEnded(String workload, ExecutionOutcome outcome, long transactionNanos,
+                                   @Nullable Throwable failure) {
+        for (GateListener listener : listeners) {
+            listener.onTransactionEnded(workload, outcome, transactionNanos, failure);
         }
     }
 

@@ -3,6 +3,7 @@ package dev.dbbulkhead.gate;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Told of every admission decision of a gate, on the deciding thread. Implementations must be cheap and
@@ -59,6 +60,21 @@ public interface GateListener {
      * before its {@link #onRejected} with {@link RejectionReason#QUEUE_TIMEOUT}: sheds are a part of the timeouts.
      */
     default void onShed(String workload, long queueWaitNanos) {
+    }
+
+    /**
+     * The transaction of an operation ended, {@code transactionNanos} after it began on the connection the
+     * operation got: from its begin to the end of its commit or rollback — its SQL, the lock waits inside it, the
+     * work's own code between statements, the commit — ending with {@code outcome}. {@code failure} is the exception
+     * that ended it (the work's, the failed commit's, a failed setup's), or {@code null} when none did. Told on the
+     * operation's thread right before its {@link #onReleased}, once the places are given back, for an operation whose
+     * transaction began and ended as reported by the layer that ran it ({@link Permit#transactionBegan()}): not for
+     * one that got no connection. What {@link #onReleased}'s {@code heldNanos} counts beyond it is the wait for the
+     * connection, the begin, and handing the connection back where the commit does not include it (the commit of
+     * Spring's transaction managers does).
+     */
+    default void onTransactionEnded(String workload, ExecutionOutcome outcome, long transactionNanos,
+                                    @Nullable Throwable failure) {
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.dbbulkhead.ExecutionOutcome;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Both permits of one admitted operation: an admission permit and an execution permit of one gate.
@@ -32,6 +33,9 @@ public final class Permit implements AutoCloseable {
     /** {@link #remainingNanos()} of a permit acquired without a budget. */
     public static final long NO_DEADLINE = Long.MAX_VALUE;
 
+    /** {@link #transactionNanos} of an operation whose transaction was not timed: none began, or nobody listens. */
+    private static final long NOT_TIMED = -1L;
+
     /**
      * {@link #released} is written by the owner thread, which alone reads it to decide while it is alive, so the write
      * needs no fence; other threads read it with acquire semantics for {@link #isReleased()}, and set it with a
@@ -55,6 +59,11 @@ public final class Permit implements AutoCloseable {
     private final boolean hasDeadline;
     private boolean released;
     private ExecutionOutcome outcome = ExecutionOutcome.FAILED;
+    /** Set while a timed transaction is open; written and read by the owner thread only, as the outcome is. */
+    private boolean transactionOpen;
+    private long transactionBeganAtNanos;
+    private long transactionNanos = NOT_TIMED;
+    private @Nullable Throwable transactionFailure;
 
     Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.gate = gate;
@@ -86,6 +95,33 @@ public final class Permit implements AutoCloseable {
         this.outcome = Objects.requireNonNull(outcome, "outcome");
     }
 
+    /**
+     * Records that the operation's transaction has just begun on the connection it got, for the gate's listener
+     * ({@link GateListener#onTransactionEnded}): called by what runs the transaction, once the connection is had. A
+     * gate nobody listens to takes no time stamp.
+     */
+    public void transactionBegan() {
+        if (gate.isListenedTo()) {
+            transactionBeganAtNanos = System.nanoTime();
+            transactionOpen = true;
+        }
+    }
+
+    /**
+     * Records that the transaction begun has ended: its commit or rollback has returned. Does nothing without a
+     * {@link #transactionBegan()} before it, or when called again.
+     *
+     * @param failure the exception that ended the transaction — the work's, the commit's, a failed setup's — or
+     *                {@code null} when none did (a commit, or the rollback of a transaction marked rollback-only)
+     */
+    public void transactionEnded(@Nullable Throwable failure) {
+        if (transactionOpen) {
+            transactionOpen = false;
+            transactionNanos = System.nanoTime() - transactionBeganAtNanos;
+            transactionFailure = failure;
+        }
+    }
+
     /** Whether both permits have been given back. */
     public boolean isReleased() {
         return (boolean) RELEASED.getAcquire(this);
@@ -105,7 +141,7 @@ public final class Permit implements AutoCloseable {
         // Only the owner gets here while it is alive, so this check-then-set cannot race.
         if (!released) {
             RELEASED.setRelease(this, true);
-            gate.release(held, admittedAtNanos, outcome);
+            giveBack();
         }
     }
 
@@ -131,8 +167,12 @@ public final class Permit implements AutoCloseable {
         if (owner.isAlive() || !RELEASED.compareAndSet(this, false, true)) {
             return false;
         }
-        gate.release(held, admittedAtNanos, outcome);
+        giveBack();
         return true;
+    }
+
+    private void giveBack() {
+        gate.release(held, admittedAtNanos, outcome, transactionNanos, transactionFailure);
     }
 
     @Override

@@ -127,10 +127,12 @@ public final class JdbcBulkhead {
                 connection.setAutoCommit(false);
             }
             transactionOpen = true;
+            permit.transactionBegan();
             timeouts.applyTo(connection, permit.remainingNanos());
             result = commit(permit, connection, work);
         } catch (Throwable failure) {
             boolean ended = !transactionOpen || rollBackAfter(failure, connection);
+            permit.transactionEnded(failure);
             if (autoCommitWasOn && ended) {
                 restoreAutoCommitAfter(failure, connection);
             }
@@ -174,6 +176,7 @@ public final class JdbcBulkhead {
             throw new CommitOutcomeUnknownException(gate.workload(), commitFailure);
         }
         permit.recordOutcome(ExecutionOutcome.COMMITTED);
+        permit.transactionEnded(null);
         return result;
     }
 

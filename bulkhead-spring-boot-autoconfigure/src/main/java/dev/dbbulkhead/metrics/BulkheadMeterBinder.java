@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
 /**
@@ -37,6 +38,16 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     public static final String QUEUE_WAIT = "db.bulkhead.queue.wait";
     /** Timer of admitted operations, tagged {@code outcome}: {@code committed}, {@code rolled_back}, {@code failed}, {@code unknown}. */
     public static final String EXECUTION = "db.bulkhead.execution";
+    /**
+     * Timer of admitted operations' transactions, from their begin on the connection had to the end of their commit or
+     * rollback, tagged {@code outcome} as {@link #EXECUTION} is.
+     */
+    public static final String TRANSACTION = "db.bulkhead.transaction";
+    /**
+     * Counter of transactions failed by a lock wait the database ended, tagged {@code kind}: {@code timeout}
+     * (SQLState 55P03, past {@code lock_timeout}), {@code deadlock} (40P01).
+     */
+    public static final String LOCK_FAILURES = "db.bulkhead.lock.failures";
     /** Gauge of execution permits in use. */
     public static final String ACTIVE = "db.bulkhead.active";
     /** Gauge of operations admitted and not yet executing. */
@@ -114,6 +125,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
         private final Counter shed;
         private final Timer queueWait;
         private final Timer[] executionByOutcome;
+        private final Timer[] transactionByOutcome;
+        private final Counter[] lockFailuresByKind;
 
         WorkloadMeters(String workload) {
             admitted = bound(Counter.builder(ADMITTED)
@@ -136,6 +149,17 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
             executionByOutcome = onePerValue(workload, ExecutionOutcome.values(), outcome -> Timer.builder(EXECUTION)
                     .description(executionDescription).tag("outcome", outcome.tagValue()).withRegistry(registry),
                     Timer[]::new);
+            String transactionDescription = "Time an operation's transaction took on its connection, from its begin"
+                    + " to the end of its commit or rollback: its SQL, lock waits and commit, by how it ended";
+            transactionByOutcome = onePerValue(workload, ExecutionOutcome.values(),
+                    outcome -> Timer.builder(TRANSACTION).description(transactionDescription)
+                            .tag("outcome", outcome.tagValue()).withRegistry(registry),
+                    Timer[]::new);
+            String lockFailuresDescription = "Transactions failed by a lock wait the database ended: timeout ="
+                    + " past lock_timeout or NOWAIT (SQLState 55P03), deadlock = a deadlock broken (40P01)";
+            lockFailuresByKind = onePerValue(workload, LockFailure.values(), kind -> Counter.builder(LOCK_FAILURES)
+                    .description(lockFailuresDescription).tag("kind", kind.tagValue()).withRegistry(registry),
+                    Counter[]::new);
         }
 
         @Override
@@ -158,6 +182,16 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
         public void onShed(String workload, long queueWaitNanos) {
             // Its wait is timed by the onRejected that follows.
             shed.increment();
+        }
+
+        @Override
+        public void onTransactionEnded(String workload, ExecutionOutcome outcome, long transactionNanos,
+                                       @Nullable Throwable failure) {
+            transactionByOutcome[outcome.ordinal()].record(transactionNanos, TimeUnit.NANOSECONDS);
+            LockFailure lockFailure = failure == null ? null : LockFailure.of(failure);
+            if (lockFailure != null) {
+                lockFailuresByKind[lockFailure.ordinal()].increment();
+            }
         }
 
         @Override

@@ -162,6 +162,7 @@ public class BulkheadTemplate {
      */
     private <T extends @Nullable Object> T inTransaction(Permit permit, TransactionCallback<T> action) {
         TransactionStatus status = transactionManager.getTransaction(definition);
+        permit.transactionBegan();
         BoundConnectionTimeouts bound = boundConnectionTimeouts;
         if (bound != null) {
             applyTimeouts(bound, permit, status);
@@ -172,6 +173,7 @@ public class BulkheadTemplate {
             result = action.doInTransaction(status);
         } catch (Throwable failure) {
             rollBackAfter(failure, status);
+            permit.transactionEnded(failure);
             permit.recordOutcome(ExecutionOutcome.ROLLED_BACK);
             SpentDeadlines.rethrowIfSpent(permit, failure);
             throw failure;
@@ -181,6 +183,7 @@ public class BulkheadTemplate {
             // Rolls back instead when the callback marked the transaction rollback-only.
             transactionManager.commit(status);
         } catch (Throwable commitFailure) {
+            permit.transactionEnded(commitFailure);
             ExecutionOutcome outcome = phase.outcomeOf(commitFailure);
             permit.recordOutcome(outcome);
             if (outcome == ExecutionOutcome.UNKNOWN) {
@@ -191,6 +194,7 @@ public class BulkheadTemplate {
             }
             throw commitFailure;
         }
+        permit.transactionEnded(null);
         permit.recordOutcome(phase.outcome());
         return result;
     }
@@ -201,6 +205,7 @@ public class BulkheadTemplate {
             bound.apply(permit);
         } catch (Throwable setupFailure) {
             rollBackAfter(setupFailure, status);
+            permit.transactionEnded(setupFailure);
             throw setupFailure;
         }
     }

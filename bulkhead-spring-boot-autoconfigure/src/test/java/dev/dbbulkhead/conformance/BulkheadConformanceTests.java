@@ -534,6 +534,42 @@ abstract class BulkheadConformanceTests {
     }
 
     @Test
+    @DisplayName("transactions: each one begun is told before its release, with what ended it; none without a connection")
+    void everyTransactionIsToldBeforeItsReleaseWithWhatEndedIt() throws Exception {
+        HikariDataSource pool = pool(1);
+        List<String> told = new CopyOnWriteArrayList<>();
+        GateListener recorder = new GateListener() {
+            private long transactionNanos;
+
+            @Override
+            public void onTransactionEnded(String workload, ExecutionOutcome outcome, long transactionNanos,
+                                           Throwable failure) {
+                this.transactionNanos = transactionNanos;
+                told.add("transaction " + outcome.tagValue()
+                        + (failure == null ? "" : " by " + sqlExceptionIn(failure).getSQLState()));
+            }
+
+            @Override
+            public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+                told.add("released " + outcome.tagValue()
+                        + (transactionNanos > heldNanos ? " sooner than its transaction ended" : ""));
+                transactionNanos = 0;
+            }
+        };
+        Bulkhead bulkhead = bulkhead(new AdmissionGate("orders", GateConfig.builder().build(), recorder), pool,
+                TransactionTimeouts.NONE);
+
+        bulkhead.transaction(connection -> insert(connection, "t-committed"));
+        catchThrowable(() -> bulkhead.transaction(connection -> queryInt(connection, "SELECT 1 / 0")));
+        try (Connection outsideTheGate = pool.getConnection()) {
+            catchThrowable(() -> bulkhead.transaction(connection -> 1));
+        }
+
+        assertThat(told).containsExactly("transaction committed", "released committed",
+                "transaction rolled_back by 22012", "released rolled_back", "released failed");
+    }
+
+    @Test
     @DisplayName("outcome unknown: the backend ended after the work and before the commit gives CommitOutcomeUnknownException")
     void backendEndedBeforeCommitMakesTheOutcomeUnknown() throws Exception {
         HikariDataSource pool = pool(2);

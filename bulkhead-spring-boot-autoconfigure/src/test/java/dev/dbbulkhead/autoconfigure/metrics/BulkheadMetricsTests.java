@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.dbbulkhead.BulkheadRejectedException;
@@ -15,7 +16,11 @@ import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.CannotCreateTransactionException;
 
@@ -39,7 +45,8 @@ class BulkheadMetricsTests {
 
     private static final Set<String> SPECIFIED_METERS = Set.of("db.bulkhead.admitted", "db.bulkhead.rejected",
             "db.bulkhead.queue.wait", "db.bulkhead.execution", "db.bulkhead.active", "db.bulkhead.waiting",
-            "db.bulkhead.limit", "db.bulkhead.queue.shed", "db.bulkhead.queue.standing");
+            "db.bulkhead.limit", "db.bulkhead.queue.shed", "db.bulkhead.queue.standing", "db.bulkhead.transaction",
+            "db.bulkhead.lock.failures");
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .with(SharedDatabase::onBootJdbc)
@@ -52,6 +59,8 @@ class BulkheadMetricsTests {
                     // One queue place and no wait: a second operation gives up at once.
                     "db.bulkhead.workloads.reports.max-concurrent=1", "db.bulkhead.workloads.reports.max-queued=1",
                     "db.bulkhead.workloads.reports.queue-wait=0s",
+                    // Short, so that a lock wait a test provokes ends soon; the lock is held until it has.
+                    "db.bulkhead.workloads.orders.lock-timeout=100ms",
                     // A data source that refuses every connection: the transaction cannot begin.
                     "db.bulkhead.workloads.unreachable.data-source=unreachableDataSource")
             // Not a candidate for injection, so Boot's own data source is still configured as the primary one.
@@ -130,7 +139,7 @@ class BulkheadMetricsTests {
     }
 
     @Test
-    void executionsAreTimedByHowTheirTransactionEnded() {
+    void executionsAndTheirTransactionsAreTimedByHowTheyEnded() {
         withMeterRegistry().run(context -> {
             BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
             BulkheadTemplate orders = registry.template("orders");
@@ -149,6 +158,48 @@ class BulkheadMetricsTests {
             assertThat(executions("orders", "unknown")).isZero();
             assertThat(executions("unreachable", "failed")).isEqualTo(1);
             assertThat(counter("db.bulkhead.admitted", "orders")).isEqualTo(3);
+
+            assertThat(transaction("orders", "committed").count()).isEqualTo(1);
+            assertThat(transaction("orders", "rolled_back").count()).isEqualTo(2);
+            assertThat(transaction("unreachable", "failed").count()).as("no connection, so no transaction").isZero();
+            for (String outcome : List.of("committed", "rolled_back")) {
+                // Each transaction runs inside the time its operation held the permit, pool wait and cleanup around it.
+                assertThat(transaction("orders", outcome).totalTime(TimeUnit.NANOSECONDS)).as(outcome)
+                        .isLessThanOrEqualTo(execution("orders", outcome).totalTime(TimeUnit.NANOSECONDS));
+            }
+            assertThat(counter("db.bulkhead.lock.failures", "orders", "kind", "timeout")).isZero();
+        });
+    }
+
+    @Test
+    void aLockWaitPastTheLockTimeoutIsCountedAsALockFailureOfItsWorkload() {
+        SharedDatabase.DATABASE.execute("CREATE TABLE IF NOT EXISTS metered_lock (id int PRIMARY KEY, n int)",
+                "INSERT INTO metered_lock VALUES (1, 0) ON CONFLICT DO NOTHING");
+        withMeterRegistry().run(context -> {
+            BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+            JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+
+            Throwable thrown;
+            // The row stays locked until the operation has failed: its wait can only end by the lock timeout.
+            try (Connection holder = SharedDatabase.DATABASE.connect(); Statement lock = holder.createStatement()) {
+                holder.setAutoCommit(false);
+                lock.execute("SELECT n FROM metered_lock WHERE id = 1 FOR UPDATE");
+                thrown = catchThrowable(() -> orders.execute(
+                        status -> jdbc.update("UPDATE metered_lock SET n = n + 1 WHERE id = 1")));
+                holder.rollback();
+            }
+
+            // JdbcTemplate has no category for it: an UncategorizedSQLException whose cause says lock_not_available.
+            assertThat(thrown).rootCause().isInstanceOfSatisfying(SQLException.class,
+                    sql -> assertThat(sql.getSQLState()).isEqualTo("55P03"));
+            assertThat(counter("db.bulkhead.lock.failures", "orders", "kind", "timeout")).isEqualTo(1);
+            assertThat(counter("db.bulkhead.lock.failures", "orders", "kind", "deadlock")).isZero();
+            assertThat(transaction("orders", "rolled_back").count()).isEqualTo(1);
+
+            orders.execute(status -> jdbc.update("UPDATE metered_lock SET n = n + 1 WHERE id = 1"));
+
+            assertThat(counter("db.bulkhead.lock.failures", "orders", "kind", "timeout"))
+                    .as("a lock wait that ended in time is no failure").isEqualTo(1);
         });
     }
 
@@ -163,9 +214,10 @@ class BulkheadMetricsTests {
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
                 assertThat(meter.getId().getTag("workload")).isIn("orders", "reports", "unreachable");
             });
-            // Per workload: admitted, 3 rejected, queue wait, 4 executions, active, waiting, 2 limits, shed, standing.
+            // Per workload: admitted, 3 rejected, queue wait, 4 executions, active, waiting, 2 limits, shed, standing,
+            // 4 transactions, 2 lock failures.
             assertThat(bulkheadMeters).filteredOn(meter -> "orders".equals(meter.getId().getTag("workload")))
-                    .hasSize(15);
+                    .hasSize(21);
             assertThat(meters.get("db.bulkhead.rejected").tag("workload", "orders").counters())
                     .extracting(counter -> counter.getId().getTag("reason"))
                     .containsExactlyInAnyOrder("full", "timeout", "interrupted");
@@ -230,7 +282,15 @@ class BulkheadMetricsTests {
     }
 
     private long executions(String workload, String outcome) {
-        return meters.get("db.bulkhead.execution").tags("workload", workload, "outcome", outcome).timer().count();
+        return execution(workload, outcome).count();
+    }
+
+    private Timer execution(String workload, String outcome) {
+        return meters.get("db.bulkhead.execution").tags("workload", workload, "outcome", outcome).timer();
+    }
+
+    private Timer transaction(String workload, String outcome) {
+        return meters.get("db.bulkhead.transaction").tags("workload", workload, "outcome", outcome).timer();
     }
 
     private static RejectionReason reasonOf(Runnable call) {
