@@ -66,9 +66,10 @@ class ClinicUnderLoadTests extends ClinicTest {
         }
 
         int worst = samples.stream().mapToInt(BusySessions.Sample::busy).max().orElse(0);
+        long above = samples.stream().filter(sample -> sample.busy() > gated()).count();
         Files.writeString(Path.of("target", "clinic-under-load.txt"), "answers by page and status: "
-                + figures.answers() + "\nsamples: " + samples.size() + ", worst Σ busy: " + worst + ", Σ B: "
-                + gated() + "\n");
+                + figures.answers() + "\nsamples: " + samples.size() + ", above Σ B: " + above + ", worst Σ busy: "
+                + worst + ", Σ B: " + gated() + "\n");
         assertThat(samples).as("samples of the server").isNotEmpty().allSatisfy(sample -> assertThat(sample.busy())
                 .as("busy sessions %s", sample.sessions()).isLessThanOrEqualTo(gated()));
         assertThat(figures.unexpected()).as("answers outside their page's, of %s; the first of each: %s",
