@@ -1,5 +1,6 @@
 package dev.dbbulkhead.jdbc.ungated;
 
+import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
@@ -47,8 +48,9 @@ public final class CallerRules {
     private static final Pattern NAME = Pattern.compile(
             "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
-    /** The classes of this package on a borrow's stack, above the caller: never a call site. */
+    /** The detector's classes on a borrow's stack, above the caller: never a call site. */
     private static final List<String> DETECTOR = List.of(WatchedDataSource.class.getName(),
+            DataSourceDecorator.class.getName(),
             UngatedConnectionDetector.class.getName(), CallerRules.class.getName());
 
     /** The call site of a stack with no frame outside the detector within reach. */

@@ -1,12 +1,9 @@
 package dev.dbbulkhead.jdbc.ungated;
 
 import dev.dbbulkhead.gate.AdmissionGate;
-import java.io.PrintWriter;
-import java.sql.Connection;
+import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.util.Objects;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -16,9 +13,8 @@ import javax.sql.DataSource;
  * pool's own, and {@link #unwrap} reaches the pool and what it wraps, so that code that looks for the pool's own
  * class ({@code HikariDataSource}, say) through {@code unwrap} finds it.
  */
-public final class WatchedDataSource implements DataSource {
+public final class WatchedDataSource extends DataSourceDecorator {
 
-    private final DataSource pool;
     private final UngatedConnectionDetector detector;
 
     /**
@@ -26,13 +22,13 @@ public final class WatchedDataSource implements DataSource {
      * @param detector its record of borrows outside every gate
      */
     public WatchedDataSource(DataSource pool, UngatedConnectionDetector detector) {
-        this.pool = Objects.requireNonNull(pool, "pool");
+        super(pool);
         this.detector = Objects.requireNonNull(detector, "detector");
     }
 
     /** The pool watched. */
     public DataSource pool() {
-        return pool;
+        return target();
     }
 
     /** Its record of borrows outside every gate. */
@@ -41,61 +37,14 @@ public final class WatchedDataSource implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
+    protected void beforeConnection() throws SQLException {
         if (!AdmissionGate.isCurrentThreadAdmitted()) {
             detector.borrowedOutsideGates();
         }
-        return pool.getConnection();
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        if (!AdmissionGate.isCurrentThreadAdmitted()) {
-            detector.borrowedOutsideGates();
-        }
-        return pool.getConnection(username, password);
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        if (type.isInstance(this)) {
-            return type.cast(this);
-        }
-        return type.isInstance(pool) ? type.cast(pool) : pool.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return type.isInstance(this) || type.isInstance(pool) || pool.isWrapperFor(type);
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return pool.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        pool.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        pool.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return pool.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return pool.getParentLogger();
     }
 
     @Override
     public String toString() {
-        return "WatchedDataSource[" + detector.pool() + ": " + pool + "]";
+        return "WatchedDataSource[" + detector.pool() + ": " + target() + "]";
     }
 }

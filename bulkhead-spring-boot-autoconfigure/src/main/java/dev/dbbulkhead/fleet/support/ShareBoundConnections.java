@@ -2,14 +2,11 @@ package dev.dbbulkhead.fleet.support;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
-import java.io.PrintWriter;
-import java.sql.Connection;
+import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import java.sql.SQLException;
-import java.sql.SQLFeatureNotSupportedException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Objects;
 import java.util.function.IntSupplier;
-import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
@@ -20,9 +17,8 @@ import javax.sql.DataSource;
  * to open while a lower share was applied does not join the pool above it. Asked only when a connection is opened,
  * never when one is borrowed.
  */
-final class ShareBoundConnections implements DataSource {
+final class ShareBoundConnections extends DataSourceDecorator {
 
-    private final DataSource driver;
     private final HikariDataSource pool;
     private volatile IntSupplier allowance;
 
@@ -32,7 +28,7 @@ final class ShareBoundConnections implements DataSource {
      * @param floor  the connections allowed until {@link #allowBy(IntSupplier)} hands the count to the member
      */
     ShareBoundConnections(DataSource driver, HikariDataSource pool, int floor) {
-        this.driver = Objects.requireNonNull(driver, "driver");
+        super(driver);
         this.pool = Objects.requireNonNull(pool, "pool");
         this.allowance = () -> floor;
     }
@@ -43,18 +39,7 @@ final class ShareBoundConnections implements DataSource {
     }
 
     @Override
-    public Connection getConnection() throws SQLException {
-        admit();
-        return driver.getConnection();
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        admit();
-        return driver.getConnection(username, password);
-    }
-
-    private void admit() throws SQLException {
+    protected void beforeConnection() throws SQLException {
         HikariPoolMXBean running = pool.getHikariPoolMXBean();
         int held = running == null ? 0 : running.getTotalConnections();
         int allowed = allowance.getAsInt();
@@ -63,40 +48,5 @@ final class ShareBoundConnections implements DataSource {
                     + " connections, as many as this instance's fleet share allows now (" + allowed
                     + "); no other is opened until the share grows");
         }
-    }
-
-    @Override
-    public PrintWriter getLogWriter() throws SQLException {
-        return driver.getLogWriter();
-    }
-
-    @Override
-    public void setLogWriter(PrintWriter out) throws SQLException {
-        driver.setLogWriter(out);
-    }
-
-    @Override
-    public void setLoginTimeout(int seconds) throws SQLException {
-        driver.setLoginTimeout(seconds);
-    }
-
-    @Override
-    public int getLoginTimeout() throws SQLException {
-        return driver.getLoginTimeout();
-    }
-
-    @Override
-    public Logger getParentLogger() throws SQLFeatureNotSupportedException {
-        return driver.getParentLogger();
-    }
-
-    @Override
-    public <T> T unwrap(Class<T> type) throws SQLException {
-        return type.isInstance(this) ? type.cast(this) : driver.unwrap(type);
-    }
-
-    @Override
-    public boolean isWrapperFor(Class<?> type) throws SQLException {
-        return type.isInstance(this) || driver.isWrapperFor(type);
     }
 }

@@ -1,0 +1,88 @@
+package dev.dbbulkhead.jdbc;
+
+import java.io.PrintWriter;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLFeatureNotSupportedException;
+import java.util.Objects;
+import java.util.logging.Logger;
+import javax.sql.DataSource;
+
+/**
+ * A data source that looks at every request for a connection before it hands it to the one it decorates, and is
+ * that one in everything else: its log writer, login timeout and logger, and {@link #unwrap} reaching it and what it
+ * wraps, so that code looking for the pool's own class (a {@code HikariDataSource}, say) through {@code unwrap} finds
+ * it. Subclasses say what the look is.
+ */
+public abstract class DataSourceDecorator implements DataSource {
+
+    private final DataSource target;
+
+    /** @param target the data source the connections come from */
+    protected DataSourceDecorator(DataSource target) {
+        this.target = Objects.requireNonNull(target, "target");
+    }
+
+    /** The data source the connections come from. */
+    protected final DataSource target() {
+        return target;
+    }
+
+    /**
+     * Runs on the requesting thread before each connection is asked for; a connection is asked for only if this
+     * returns normally.
+     *
+     * @throws SQLException to refuse the connection
+     */
+    protected abstract void beforeConnection() throws SQLException;
+
+    @Override
+    public final Connection getConnection() throws SQLException {
+        beforeConnection();
+        return target.getConnection();
+    }
+
+    @Override
+    public final Connection getConnection(String username, String password) throws SQLException {
+        beforeConnection();
+        return target.getConnection(username, password);
+    }
+
+    @Override
+    public final <T> T unwrap(Class<T> type) throws SQLException {
+        if (type.isInstance(this)) {
+            return type.cast(this);
+        }
+        return type.isInstance(target) ? type.cast(target) : target.unwrap(type);
+    }
+
+    @Override
+    public final boolean isWrapperFor(Class<?> type) throws SQLException {
+        return type.isInstance(this) || type.isInstance(target) || target.isWrapperFor(type);
+    }
+
+    @Override
+    public final PrintWriter getLogWriter() throws SQLException {
+        return target.getLogWriter();
+    }
+
+    @Override
+    public final void setLogWriter(PrintWriter out) throws SQLException {
+        target.setLogWriter(out);
+    }
+
+    @Override
+    public final void setLoginTimeout(int seconds) throws SQLException {
+        target.setLoginTimeout(seconds);
+    }
+
+    @Override
+    public final int getLoginTimeout() throws SQLException {
+        return target.getLoginTimeout();
+    }
+
+    @Override
+    public final Logger getParentLogger() throws SQLFeatureNotSupportedException {
+        return target.getParentLogger();
+    }
+}
