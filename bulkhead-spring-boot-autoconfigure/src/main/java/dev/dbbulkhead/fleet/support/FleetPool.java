@@ -45,9 +45,7 @@ public final class FleetPool {
      */
     public static FleetPool prepare(HikariDataSource pool, int floor, String tag) {
         int maximum = pool.getMaximumPoolSize();
-        // HikariCP reads an unset or too large minimum idle as "keep the pool full".
-        int minimumIdle = pool.getMinimumIdle() < 0 || pool.getMinimumIdle() > maximum
-                ? maximum : pool.getMinimumIdle();
+        int minimumIdle = HikariPoolShare.minimumIdleAsConfigured(pool);
         if (pool.getHikariPoolMXBean() != null) {
             return new FleetPool(pool, maximum, minimumIdle, null, null);
         }

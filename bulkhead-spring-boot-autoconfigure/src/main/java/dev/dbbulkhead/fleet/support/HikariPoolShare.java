@@ -28,8 +28,13 @@ public final class HikariPoolShare implements ShareTarget {
 
     /** @param pool the pool to apply shares to; the sizes it is configured with now are the most a share sets */
     public HikariPoolShare(HikariDataSource pool) {
-        this(pool, pool.getMaximumPoolSize(), pool.getMinimumIdle() < 0
-                || pool.getMinimumIdle() > pool.getMaximumPoolSize() ? pool.getMaximumPoolSize() : pool.getMinimumIdle());
+        this(pool, pool.getMaximumPoolSize(), minimumIdleAsConfigured(pool));
+    }
+
+    /** The minimum idle HikariCP will keep: an unset or too large one reads as "keep the pool full". */
+    static int minimumIdleAsConfigured(HikariDataSource pool) {
+        int maximum = pool.getMaximumPoolSize();
+        return pool.getMinimumIdle() < 0 || pool.getMinimumIdle() > maximum ? maximum : pool.getMinimumIdle();
     }
 
     HikariPoolShare(HikariDataSource pool, int configuredMaximum, int configuredMinimumIdle) {
