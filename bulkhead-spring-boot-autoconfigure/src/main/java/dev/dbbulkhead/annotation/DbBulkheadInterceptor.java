@@ -11,8 +11,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.core.MethodClassKey;
 import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.interceptor.DefaultTransactionAttribute;
 import org.springframework.transaction.interceptor.TransactionAttribute;
+import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
@@ -29,62 +31,65 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
     private static final TransactionAttribute DEFAULT_RULES = new DefaultTransactionAttribute();
 
     private final Supplier<DbBulkheadEntries> entries;
-    private final Map<MethodClassKey, Entry> entriesByMethod = new ConcurrentHashMap<>();
+    /**
+     * The entry of each method, for the target class it was first called on: looked up by the method alone, so that
+     * a call allocates no key. A method called on several target classes (one interface method, several beans) finds
+     * the others' entries in {@link #entriesByMethodAndClass}.
+     */
+    private final Map<Method, Entry> entriesByMethod = new ConcurrentHashMap<>();
+    private final Map<MethodClassKey, Entry> entriesByMethodAndClass = new ConcurrentHashMap<>();
 
     DbBulkheadInterceptor(Supplier<DbBulkheadEntries> entries) {
         this.entries = entries;
     }
 
-    /** How calls of one method run: in which transactions, and which of its throwables roll them back. */
-    private record Entry(TransactionOperations transactions, TransactionAttribute rules) {
+    /**
+     * How calls of one method on one target class run: in which transactions, and which of its throwables roll them
+     * back.
+     */
+    private record Entry(@Nullable Class<?> targetClass, TransactionOperations transactions,
+                         TransactionAttribute rules) {
     }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
-        // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
-        // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
-        Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
-        Entry entry = entriesByMethod.computeIfAbsent(new MethodClassKey(invocation.getMethod(), targetClass),
-                key -> entry(invocation, targetClass));
-        OwnOutcome own = new OwnOutcome();
+        Entry entry = entryOf(invocation);
+        AdmittedCall call = new AdmittedCall(invocation, entry.rules());
         Object result;
         try {
-            result = entry.transactions().execute(status -> {
-                try {
-                    return invocation.proceed();
-                } catch (RuntimeException | Error unchecked) {
-                    if (entry.rules().rollbackOn(unchecked)) {
-                        throw unchecked;
-                    }
-                    own.throwable = unchecked;
-                    return null;
-                } catch (Throwable checked) {
-                    // A TransactionCallback cannot throw it: keep it, let the transaction end by the rules, rethrow after.
-                    own.throwable = checked;
-                    if (entry.rules().rollbackOn(checked)) {
-                        own.rolledBack = true;
-                        status.setRollbackOnly();
-                    }
-                    return null;
-                }
-            });
+            result = entry.transactions().execute(call);
         } catch (RuntimeException | Error endFailure) {
-            Throwable thrown = own.throwable;
+            Throwable thrown = call.throwable;
             if (thrown == null) {
                 throw endFailure;
             }
             // The method's own throwable stays first where the transaction was to roll back for it anyway.
-            if (own.rolledBack) {
+            if (call.rolledBack) {
                 thrown.addSuppressed(endFailure);
                 throw thrown;
             }
             endFailure.addSuppressed(thrown);
             throw endFailure;
         }
-        if (own.throwable != null) {
-            throw own.throwable;
+        if (call.throwable != null) {
+            throw call.throwable;
         }
         return result;
+    }
+
+    private Entry entryOf(MethodInvocation invocation) {
+        // The class the pointcut matched the call against: the target's own, which for a target that is itself a JDK
+        // proxy (a Spring Data repository) is the proxy class, whose interfaces carry the annotations.
+        Class<?> targetClass = invocation.getThis() != null ? invocation.getThis().getClass() : null;
+        Method method = invocation.getMethod();
+        Entry entry = entriesByMethod.get(method);
+        if (entry != null && entry.targetClass() == targetClass) {
+            return entry;
+        }
+        Entry ofClass = entriesByMethodAndClass.computeIfAbsent(new MethodClassKey(method, targetClass),
+                key -> entry(invocation, targetClass));
+        entriesByMethod.putIfAbsent(method, ofClass);
+        return ofClass;
     }
 
     private Entry entry(MethodInvocation invocation, @Nullable Class<?> targetClass) {
@@ -101,13 +106,45 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
         String workload = declaration.value();
         TransactionDefinition definition = AdmittedDefinitions.of(ways.transactionDefinition(workload),
                 declared != null ? declared.attribute() : null, declaration.readOnly());
-        return new Entry(ways.transactions(workload, definition),
+        return new Entry(targetClass, ways.transactions(workload, definition),
                 declared != null ? declared.attribute() : DEFAULT_RULES);
     }
 
-    /** The throwable of one call the transaction callback could not throw, and whether it rolled the call back. */
-    private static final class OwnOutcome {
+    /**
+     * One call run as the admitted transaction's callback, keeping the throwable the callback could not throw and
+     * whether it rolled the call back: one object per call, the callback and its outcome together.
+     */
+    private static final class AdmittedCall implements TransactionCallback<@Nullable Object> {
+
+        private final MethodInvocation invocation;
+        private final TransactionAttribute rules;
         private @Nullable Throwable throwable;
         private boolean rolledBack;
+
+        AdmittedCall(MethodInvocation invocation, TransactionAttribute rules) {
+            this.invocation = invocation;
+            this.rules = rules;
+        }
+
+        @Override
+        public @Nullable Object doInTransaction(TransactionStatus status) {
+            try {
+                return invocation.proceed();
+            } catch (RuntimeException | Error unchecked) {
+                if (rules.rollbackOn(unchecked)) {
+                    throw unchecked;
+                }
+                throwable = unchecked;
+                return null;
+            } catch (Throwable checked) {
+                // A TransactionCallback cannot throw it: keep it, let the transaction end by the rules, rethrow after.
+                throwable = checked;
+                if (rules.rollbackOn(checked)) {
+                    rolledBack = true;
+                    status.setRollbackOnly();
+                }
+                return null;
+            }
+        }
     }
 }

@@ -85,6 +85,9 @@ class TransactionalRepositoryTests {
     PetClinicLikeApplication.Settings settings;
 
     @Autowired
+    PetClinicLikeApplication.CustomersOfAnotherWorkload customersOfAnotherWorkload;
+
+    @Autowired
     PetClinicLikeApplication.Loaders loaders;
 
     @Autowired
@@ -116,6 +119,19 @@ class TransactionalRepositoryTests {
 
         assertThat(transactions).containsExactly("bulkhead:shop read-write", "bulkhead:shop read-only");
         assertThat(customers.findByName("refused-save")).isEmpty();
+    }
+
+    @Test
+    void oneInheritedMethodOfTwoRepositoriesIsAdmittedByEachRepositorysOwnWorkload() throws Exception {
+        // Both calls are of the one method CrudRepository.count, on two repository proxies: each has its own entry.
+        long counted = customers.count();
+        customersOfAnotherWorkload.count();
+
+        assertRefusedAtAFullGate(customers::count);
+        try (FullGate shopFull = FullGate.of(registry.template("shop"))) {
+            assertThat(customersOfAnotherWorkload.count()).as("admitted by 'limited' while 'shop' is full")
+                    .isEqualTo(counted);
+        }
     }
 
     @Test
@@ -262,6 +278,11 @@ class TransactionalRepositoryTests {
             @Transactional(readOnly = true)
             @Query("select count(c) from Customer c where c.name = :name")
             long countNamed(@Param("name") String name);
+        }
+
+        /** The customers again, gated by another workload: the same inherited methods, another gate. */
+        @DbBulkhead("limited")
+        interface CustomersOfAnotherWorkload extends JpaRepository<Customer, Long> {
         }
 
         @DbBulkhead("limited")
