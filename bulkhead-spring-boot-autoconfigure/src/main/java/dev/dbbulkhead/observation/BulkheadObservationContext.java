@@ -58,6 +58,11 @@ public final class BulkheadObservationContext extends Observation.Context {
         this.shed = shed;
     }
 
+    /** The default conventions' contextual name of this observation, built once per workload. */
+    String defaultContextualName() {
+        return observation == BulkheadObservationDocumentation.WAIT ? keyValues.waitName() : keyValues.executionName();
+    }
+
     /** The documented low-cardinality keys: the workload, and the outcome once there is one. */
     KeyValues documentedKeyValues() {
         String ended = outcome;

@@ -24,11 +24,16 @@ import org.jspecify.annotations.Nullable;
  * a {@link BulkheadWaitObservationConvention} or {@link BulkheadExecutionObservationConvention} bean replaces the
  * default one.
  *
- * <p>The names lie outside {@code db.bulkhead.*} on purpose: a meter handler turns observations into timers of
- * their name, with tags of their own, which must not collide with the {@code db.bulkhead.*} meters. Those timers
- * measure what {@code db.bulkhead.queue.wait} and {@code db.bulkhead.execution} already do:
- * {@code management.metrics.enable.dbbulkhead=false} drops them and keeps the spans;
- * {@code management.observations.enable.dbbulkhead=false} turns both observations off.
+ * <p>The observations are for traces; the {@code db.bulkhead.*} meters are the metrics. A meter handler would turn
+ * each observation into a timer and a long-task timer measuring what {@code db.bulkhead.queue.wait} and
+ * {@code db.bulkhead.execution} already measure, at several times their cost per operation; in a Spring Boot
+ * application {@link BulkheadMeterObservationHandler} keeps Boot's meter handlers away from them. The names lie
+ * outside {@code db.bulkhead.*} so that a meter handler of the application's own, if it records them, never collides
+ * with the {@code db.bulkhead.*} meters. {@code management.observations.enable.dbbulkhead=false} turns both
+ * observations off.
+ *
+ * <p>Nothing is done for an {@link ObservationRegistry#isNoop() ObservationRegistry without a handler}: no context is
+ * built and no thread-local touched, asked on every event, so that handlers added later are seen.
  */
 public final class BulkheadObservations implements GateInstrumentation {
 
@@ -83,6 +88,9 @@ public final class BulkheadObservations implements GateInstrumentation {
 
         @Override
         public void onWaitStarted(String workload) {
+            if (registry.isNoop()) {
+                return;
+            }
             WAITING.set(BulkheadObservationDocumentation.WAIT.observation(waitConvention, DEFAULT_WAIT_CONVENTION,
                     () -> new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, this.workload,
                             keyValues),
@@ -91,6 +99,9 @@ public final class BulkheadObservations implements GateInstrumentation {
 
         @Override
         public void onAdmitted(String workload, long queueWaitNanos) {
+            if (registry.isNoop()) {
+                return;
+            }
             stopWait("admitted");
             EXECUTING.set(BulkheadObservationDocumentation.EXECUTION.observation(executionConvention,
                     DEFAULT_EXECUTION_CONVENTION,
@@ -102,6 +113,9 @@ public final class BulkheadObservations implements GateInstrumentation {
         @Override
         public void onShed(String workload, long queueWaitNanos) {
             // Told right before the onRejected that stops the wait: mark it, for its span to say why it ended early.
+            if (registry.isNoop()) {
+                return;
+            }
             Observation wait = WAITING.get();
             if (wait != null && wait.getContext() instanceof BulkheadObservationContext context) {
                 context.shed(true);
@@ -110,11 +124,18 @@ public final class BulkheadObservations implements GateInstrumentation {
 
         @Override
         public void onRejected(String workload, RejectionReason reason, long queueWaitNanos) {
+            if (registry.isNoop()) {
+                return;
+            }
             stopWait(reason.tagValue());
         }
 
         @Override
         public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+            // A registry with a handler never loses it: one that was a no-op at release was one at admission too.
+            if (registry.isNoop()) {
+                return;
+            }
             Observation.Scope scope = EXECUTING.get();
             if (scope != null) {
                 EXECUTING.set(null);

@@ -15,7 +15,7 @@ public class DefaultBulkheadExecutionObservationConvention implements BulkheadEx
 
     @Override
     public String getContextualName(BulkheadObservationContext context) {
-        return "bulkhead " + context.workload();
+        return context.defaultContextualName();
     }
 
     @Override

@@ -16,7 +16,7 @@ public class DefaultBulkheadWaitObservationConvention implements BulkheadWaitObs
 
     @Override
     public String getContextualName(BulkheadObservationContext context) {
-        return "bulkhead " + context.workload() + " wait";
+        return context.defaultContextualName();
     }
 
     @Override

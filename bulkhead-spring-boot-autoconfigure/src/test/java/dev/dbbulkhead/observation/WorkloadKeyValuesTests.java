@@ -42,4 +42,21 @@ class WorkloadKeyValuesTests {
         assertThat(new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, "orders", keyValues)
                 .documentedKeyValues()).isSameAs(running);
     }
+
+    @Test
+    void theDefaultContextualNamesAreBuiltOncePerWorkloadNotPerObservation() {
+        DefaultBulkheadExecutionObservationConvention execution = new DefaultBulkheadExecutionObservationConvention();
+        DefaultBulkheadWaitObservationConvention wait = new DefaultBulkheadWaitObservationConvention();
+        String executionName = execution.getContextualName(
+                new BulkheadObservationContext(BulkheadObservationDocumentation.EXECUTION, "orders", keyValues));
+        String waitName = wait.getContextualName(
+                new BulkheadObservationContext(BulkheadObservationDocumentation.WAIT, "orders", keyValues));
+
+        assertThat(executionName).isEqualTo("bulkhead orders");
+        assertThat(waitName).isEqualTo("bulkhead orders wait");
+        assertThat(execution.getContextualName(new BulkheadObservationContext(
+                BulkheadObservationDocumentation.EXECUTION, "orders", keyValues))).isSameAs(executionName);
+        assertThat(wait.getContextualName(new BulkheadObservationContext(
+                BulkheadObservationDocumentation.WAIT, "orders", keyValues))).isSameAs(waitName);
+    }
 }

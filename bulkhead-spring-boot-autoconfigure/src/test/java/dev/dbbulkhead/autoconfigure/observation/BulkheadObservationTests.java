@@ -148,23 +148,52 @@ class BulkheadObservationTests {
                 });
     }
 
-    @Test
-    void theObservationsTimersDuplicatingTheBulkheadMetersAreDroppedByOneMetricsProperty() {
-        ApplicationContextRunner application = new ApplicationContextRunner()
+    /** A Spring Boot application with Boot's observation registry and its default meter handler. */
+    private static ApplicationContextRunner bootObservations() {
+        return new ApplicationContextRunner()
                 .with(SharedDatabase::onBootJdbc)
                 .withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
                         MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
                         BulkheadAutoConfiguration.class, BulkheadMetricsAutoConfiguration.class,
                         BulkheadObservationAutoConfiguration.class))
                 .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=1");
+    }
 
-        application.run(context -> assertThat(meterNamesAfterOneOperation(context))
-                .as("by default the observations add timers of their own (of the wait once an operation waited)")
-                .contains("db.bulkhead.queue.wait", "db.bulkhead.execution", "dbbulkhead.execution"));
-        application.withPropertyValues("management.metrics.enable.dbbulkhead=false")
-                .run(context -> assertThat(meterNamesAfterOneOperation(context))
-                        .contains("db.bulkhead.queue.wait", "db.bulkhead.execution")
-                        .noneMatch(name -> name.startsWith("dbbulkhead.")));
+    @Test
+    void withOnlyBootsMeterHandlerToSeeThemNothingIsObservedAndTheBulkheadMetersAreTheMetrics() {
+        bootObservations().run(context -> {
+            assertThat(context).doesNotHaveBean(BulkheadObservations.class);
+            assertThat(meterNamesAfterOneOperation(context))
+                    .contains("db.bulkhead.queue.wait", "db.bulkhead.execution")
+                    .noneMatch(name -> name.startsWith("dbbulkhead."));
+        });
+    }
+
+    @Test
+    void aTracerStillSeesTheObservationsWhileBootsMeterHandlerNoLongerTimesThemASecondTime() {
+        bootObservations().withBean("tracer", Recorder.class, () -> recorder).run(context -> {
+            assertThat(meterNamesAfterOneOperation(context))
+                    .contains("db.bulkhead.queue.wait", "db.bulkhead.execution")
+                    .noneMatch(name -> name.startsWith("dbbulkhead."));
+            assertThat(recorder.events).containsExactly("start dbbulkhead.execution",
+                    "stop bulkhead orders {outcome=committed, workload=orders}");
+        });
+    }
+
+    @Test
+    void aRegistryWithoutAHandlerIsNotObservedUntilItHasOne() {
+        ObservationRegistry registry = ObservationRegistry.create();
+        runner.withBean(ObservationRegistry.class, () -> registry).run(context -> {
+            BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+
+            Object inScope = orders.execute(status -> registry.getCurrentObservation());
+            assertThat(inScope).as("no observation without a handler").isNull();
+            registry.observationConfig().observationHandler(recorder);
+            orders.execute(status -> 1);
+
+            assertThat(recorder.events).containsExactly("start dbbulkhead.execution",
+                    "stop bulkhead orders {outcome=committed, workload=orders}");
+        });
     }
 
     private static List<String> meterNamesAfterOneOperation(ApplicationContext context) {
