@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.function.IntToLongFunction;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -15,6 +16,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -32,7 +34,7 @@ final class PathConfigurations {
     private PathConfigurations() {
     }
 
-    /** {@code @Transactional} alone; the base of the other two. */
+    /** {@code @Transactional} alone; the base of the others. */
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({AopAutoConfiguration.class, DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
@@ -59,20 +61,38 @@ final class PathConfigurations {
     }
 
     /**
-     * The starter's auto-configuration with its meters and observations, and a {@code @DbBulkhead} entry bean. The
-     * pool is watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on
-     * the benchmark's JVM measures the path without the watch.
+     * The starter's gate without its meters and observations, and a {@code @DbBulkhead} entry bean. The pool is
+     * watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on the
+     * benchmark's JVM measures the path without the watch.
      */
     @Configuration(proxyBeanMethods = false)
     @Import(TransactionalApplication.class)
-    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
-            BulkheadMetricsAutoConfiguration.class, BulkheadObservationAutoConfiguration.class})
-    static class DbBulkheadApplication {
+    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class})
+    static class StarterApplication {
 
         @Bean
         BulkheadedOrders bulkheadedOrders(Accounts accounts) {
             return new BulkheadedOrders(accounts);
         }
+    }
+
+    /** The starter with its {@code db.bulkhead.*} meters. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterApplication.class)
+    @ImportAutoConfiguration(BulkheadMetricsAutoConfiguration.class)
+    static class StarterMetersApplication {
+    }
+
+    /** The starter with its meters and observations: what it gives an application with both registries. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterMetersApplication.class)
+    @ImportAutoConfiguration(BulkheadObservationAutoConfiguration.class)
+    static class StarterObservedApplication {
+    }
+
+    /** The entry method of the three starter paths: the {@code @DbBulkhead} bean's. */
+    static IntToLongFunction bulkheadedEntry(ApplicationContext context) {
+        return context.getBean(BulkheadedOrders.class)::credit;
     }
 
     /** Resilience4j's Spring Boot 4 auto-configuration of its bulkheads (aspect and meters) and an entry bean. */
