@@ -64,13 +64,21 @@ final class PathTargets {
         }
     }
 
-    /** The targets in the report's order. */
+    /**
+     * The targets in the report's order. Those of "meters and observations on" are judged twice: as Boot sets the
+     * observations up with metrics alone, and with a tracer listening, which is when the observations are made.
+     */
     private static final List<Target> TARGETS = List.of(
             new TimeTarget(UserPath.STARTER_METERS, UserPath.TRANSACTIONAL, METERS_OVERHEAD, Callers::concurrent),
             new TimeTarget(UserPath.STARTER_OBSERVED, UserPath.TRANSACTIONAL, OBSERVED_OVERHEAD, Callers::concurrent),
+            new TimeTarget(UserPath.STARTER_TRACED, UserPath.TRANSACTIONAL, OBSERVED_OVERHEAD, Callers::concurrent),
             new TimeTarget(UserPath.STARTER_OBSERVED, UserPath.RESILIENCE4J, 0, Callers::concurrent),
+            new TimeTarget(UserPath.STARTER_TRACED, UserPath.RESILIENCE4J, 0, Callers::concurrent),
             new AllocationTarget(UserPath.STARTER_OBSERVED, UserPath.TRANSACTIONAL),
+            new AllocationTarget(UserPath.STARTER_TRACED, UserPath.TRANSACTIONAL),
             new TimeTarget(UserPath.STARTER_OBSERVED, UserPath.TRANSACTIONAL, SINGLE_CALLER_OVERHEAD,
+                    callers -> !callers.concurrent()),
+            new TimeTarget(UserPath.STARTER_TRACED, UserPath.TRANSACTIONAL, SINGLE_CALLER_OVERHEAD,
                     callers -> !callers.concurrent()));
 
     private PathTargets() {

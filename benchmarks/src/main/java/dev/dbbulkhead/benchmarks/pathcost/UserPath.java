@@ -22,6 +22,9 @@ public enum UserPath {
     /** The same with the meters and the observations on: the starter as an application gets it by default. */
     STARTER_OBSERVED("`@DbBulkhead` + meters + observations", true,
             PathConfigurations.StarterObservedApplication.class, PathConfigurations::bulkheadedEntry),
+    /** The same with a tracer listening to the observations (a stand-in that does nothing itself). */
+    STARTER_TRACED("`@DbBulkhead` + meters + observations, traced", true,
+            PathConfigurations.StarterTracedApplication.class, PathConfigurations::bulkheadedEntry),
     /** Resilience4j's {@code @Bulkhead} entry method (its Spring Boot 4 module) calling the {@code @Transactional} bean. */
     RESILIENCE4J("Resilience4j `@Bulkhead` → `@Transactional`", false, PathConfigurations.Resilience4jApplication.class,
             context -> context.getBean(Resilience4jOrders.class)::credit);

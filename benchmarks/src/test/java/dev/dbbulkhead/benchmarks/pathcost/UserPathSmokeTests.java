@@ -6,11 +6,9 @@ import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
-import dev.dbbulkhead.observation.BulkheadObservations;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -33,7 +31,8 @@ import org.springframework.context.annotation.Configuration;
 class UserPathSmokeTests {
 
     private static final int ACCOUNT = 42;
-    private static final Set<UserPath> METERED = EnumSet.of(UserPath.STARTER_METERS, UserPath.STARTER_OBSERVED);
+    private static final Set<UserPath> METERED = EnumSet.of(UserPath.STARTER_METERS, UserPath.STARTER_OBSERVED,
+            UserPath.STARTER_TRACED);
 
     @ParameterizedTest
     @EnumSource(UserPath.class)
@@ -54,9 +53,10 @@ class UserPathSmokeTests {
             assertThat(meters.find("db.bulkhead.admitted").counters()).as("admissions counted by the meters")
                     .extracting(Counter::count).containsExactlyElementsOf(METERED.contains(path) ? List.of(2.0)
                             : List.of());
-            assertThat(meters.find(BulkheadObservations.EXECUTION).timers()).as("observed executions")
-                    .extracting(Timer::count).containsExactlyElementsOf(path == UserPath.STARTER_OBSERVED
-                            ? List.of(2L) : List.of());
+            if (path == UserPath.STARTER_TRACED) {
+                assertThat(application.bean(PathConfigurations.StandInTracer.class).stopped())
+                        .as("observations the tracer saw").isGreaterThanOrEqualTo(2);
+            }
             assertThat(resilience4jPermits).as("Resilience4j permits")
                     .hasValue(path == UserPath.RESILIENCE4J ? 2 : 0);
             if (path.starter()) {
