@@ -23,14 +23,21 @@ import java.util.List;
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue|path-cost] [--out DIR]
- * [--quick]}.
+ * [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
+ * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
+ * {@code --paths A,B}, {@code --callers 1,8,32,v64,v512}) are described in {@link PathCostRun}.
  */
 public final class BenchmarkSuite {
 
     private BenchmarkSuite() {
     }
+
+    private static final String USAGE = "usage: java -jar benchmarks.jar"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost] [--out DIR] [--quick]"
+            + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
+            + " [--callers 1,8,32,v64,v512]";
 
     public static void main(String[] args) throws Exception {
         System.setProperty("java.awt.headless", "true");
@@ -42,12 +49,14 @@ public final class BenchmarkSuite {
             out = Path.of(arguments.get(outFlag + 1));
             arguments.subList(outFlag, outFlag + 2).clear();
         }
-        String what = arguments.isEmpty() ? "all" : arguments.getFirst();
-        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost").contains(what)) {
-            System.err.println("usage: java -jar benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue|path-cost]"
-                    + " [--out DIR] [--quick]");
+        String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
+        // What is left are path-cost's options.
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost").contains(what)
+                || !arguments.isEmpty() && !List.of("all", "path-cost").contains(what)) {
+            System.err.println(USAGE);
             System.exit(2);
         }
+        PathCostRun pathCost = pathCostRun(quick, arguments);
         ScenarioSettings settings = quick ? ScenarioSettings.smoke() : ScenarioSettings.full();
         Files.createDirectories(out);
         if (what.equals("all") || what.equals("gate-cost")) {
@@ -80,7 +89,7 @@ public final class BenchmarkSuite {
                     + out.resolve("queue-bursty.md"));
         }
         if (what.equals("all") || what.equals("path-cost")) {
-            PathCostRun.run(quick ? PathCostRun.Effort.QUICK : PathCostRun.Effort.FULL, out);
+            pathCost.run(out);
             System.out.println("user path cost written to " + out.resolve("path-cost.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
@@ -88,5 +97,16 @@ public final class BenchmarkSuite {
         System.out.println(environment);
         // The embedded PostgreSQL stops in a shutdown hook; JMH and HikariCP may leave non-daemon threads.
         System.exit(0);
+    }
+
+    /** Reads path-cost's options before anything runs, so that a mistyped one does not wait for the other scenarios. */
+    private static PathCostRun pathCostRun(boolean quick, List<String> arguments) {
+        try {
+            return PathCostRun.of(quick, arguments);
+        } catch (IllegalArgumentException badOption) {
+            System.err.println(badOption.getMessage() + "\n" + USAGE);
+            System.exit(2);
+            throw badOption;
+        }
     }
 }

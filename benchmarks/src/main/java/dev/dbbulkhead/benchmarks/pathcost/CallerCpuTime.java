@@ -8,10 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The caller thread's CPU time per call on each {@link UserPath}, the three applications running side by side and
+ * The caller thread's CPU time per call on each {@link UserPath}, the applications running side by side and
  * measured in turns, round after round: on a machine shared with other work the wall time of a call is mostly
  * scheduling, while the CPU the caller's own thread spends is what the path costs it. A diagnostic to find where the
- * time goes, next to {@link UserPathBenchmark}, whose wall times are the figures reported.
+ * time goes, next to the load harness of {@link PathCostRun}, whose figures are reported.
  * {@code java -cp benchmarks/target/benchmarks.jar dev.dbbulkhead.benchmarks.pathcost.CallerCpuTime [calls] [rounds]}.
  */
 public final class CallerCpuTime {

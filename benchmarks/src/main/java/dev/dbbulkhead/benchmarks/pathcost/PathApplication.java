@@ -1,6 +1,7 @@
 package dev.dbbulkhead.benchmarks.pathcost;
 
 import dev.dbbulkhead.testing.TestDatabase;
+import java.time.Duration;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -10,10 +11,23 @@ import org.springframework.core.env.MapPropertySource;
 public final class PathApplication implements AutoCloseable {
 
     /**
-     * Pool size, gate limit and Resilience4j's limit alike: twice the benchmark's 8 callers, so that nobody ever waits
-     * and the benchmark measures the cost of passing, not of queueing.
+     * Pool size, gate limit and Resilience4j's limit alike, the pool as large as the sum of the gates' limits (as the
+     * README advises): with 1 or 8 callers nobody waits, so the benchmark measures the cost of passing.
      */
     public static final int WIDTH = 16;
+
+    /**
+     * The most callers the harness runs (512 virtual threads): the gate queues them all, so that a closed loop of that
+     * many is slowed by the queue, never refused.
+     */
+    public static final int MOST_CALLERS = 512;
+
+    /**
+     * How long a caller may wait for the gate, for Resilience4j's permit and for a connection (HikariCP's default,
+     * named here so that all three stay equal): far longer than 512 callers queued behind 16 connections ever wait,
+     * so that nobody times out.
+     */
+    static final Duration LONGEST_WAIT = Duration.ofSeconds(30);
 
     private final AnnotationConfigApplicationContext context;
     private final IntToLongFunction entry;
@@ -25,6 +39,11 @@ public final class PathApplication implements AutoCloseable {
 
     /** Starts the application of {@code path} on {@code database}, whose {@code account} table it credits. */
     public static PathApplication start(UserPath path, TestDatabase database) {
+        return start(path, database, new Class<?>[0]);
+    }
+
+    /** The same with {@code additions} registered beside the path's configuration: for checks that watch the path. */
+    static PathApplication start(UserPath path, TestDatabase database, Class<?>... additions) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("path-cost", Map.ofEntries(
                 Map.entry("spring.datasource.url", database.server().jdbcUrl()),
@@ -34,12 +53,17 @@ public final class PathApplication implements AutoCloseable {
                 Map.entry("spring.datasource.hikari.pool-name", "path-" + path.name().toLowerCase()),
                 Map.entry("spring.datasource.hikari.maximum-pool-size", WIDTH),
                 Map.entry("spring.datasource.hikari.minimum-idle", WIDTH),
+                Map.entry("spring.datasource.hikari.connection-timeout", LONGEST_WAIT.toMillis()),
                 Map.entry("db.bulkhead.workloads.orders.max-concurrent", WIDTH),
-                Map.entry("db.bulkhead.workloads.orders.max-queued", WIDTH),
-                Map.entry("db.bulkhead.workloads.orders.queue-wait", "50ms"),
+                Map.entry("db.bulkhead.workloads.orders.max-queued", MOST_CALLERS),
+                Map.entry("db.bulkhead.workloads.orders.queue-wait", LONGEST_WAIT.toMillis() + "ms"),
                 Map.entry("resilience4j.bulkhead.instances.orders.max-concurrent-calls", WIDTH),
-                Map.entry("resilience4j.bulkhead.instances.orders.max-wait-duration", "50ms"))));
+                Map.entry("resilience4j.bulkhead.instances.orders.max-wait-duration",
+                        LONGEST_WAIT.toMillis() + "ms"))));
         context.register(path.configuration());
+        if (additions.length > 0) {
+            context.register(additions);
+        }
         context.refresh();
         return new PathApplication(context, path.entry(context));
     }

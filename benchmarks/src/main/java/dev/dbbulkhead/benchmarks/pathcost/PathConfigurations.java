@@ -4,17 +4,22 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.metrics.BulkheadMetricsAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.observation.BulkheadObservationAutoConfiguration;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntToLongFunction;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -23,34 +28,23 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The applications of the user-path benchmark, each assembled from Spring Boot's own auto-configurations as an
  * application with the starter would be: HikariCP, {@code DataSourceTransactionManager}, {@code JdbcTemplate},
- * {@code @Transactional}, AOP, a {@link SimpleMeterRegistry} and an {@link ObservationRegistry} whose handler
- * records every observation as meters. The auto-configurations are named rather than discovered, so the shaded
- * benchmarks jar needs no merged list of them.
+ * {@code @Transactional}, AOP, and Boot's metrics and observations — a simple meter registry and an
+ * {@link ObservationRegistry} with Boot's default meter handler, which turns every observation it is offered into a
+ * timer and a long-task timer. The auto-configurations are named rather than discovered, so the shaded benchmarks
+ * jar needs no merged list of them.
  */
 final class PathConfigurations {
 
     private PathConfigurations() {
     }
 
-    /** {@code @Transactional} alone; the base of the other two. */
+    /** {@code @Transactional} alone; the base of the others. */
     @Configuration(proxyBeanMethods = false)
     @ImportAutoConfiguration({AopAutoConfiguration.class, DataSourceAutoConfiguration.class,
             DataSourceTransactionManagerAutoConfiguration.class, TransactionManagerCustomizationAutoConfiguration.class,
-            TransactionAutoConfiguration.class, JdbcTemplateAutoConfiguration.class})
+            TransactionAutoConfiguration.class, JdbcTemplateAutoConfiguration.class, MetricsAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class, ObservationAutoConfiguration.class})
     static class TransactionalApplication {
-
-        @Bean
-        SimpleMeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
-
-        /** Observations that really cost: each one is timed into the meter registry, as Boot's default handler does. */
-        @Bean
-        ObservationRegistry observationRegistry(MeterRegistry meters) {
-            ObservationRegistry observations = ObservationRegistry.create();
-            observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
-            return observations;
-        }
 
         @Bean
         Accounts accounts(JdbcTemplate jdbc) {
@@ -59,20 +53,74 @@ final class PathConfigurations {
     }
 
     /**
-     * The starter's auto-configuration with its meters and observations, and a {@code @DbBulkhead} entry bean. The
-     * pool is watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on
-     * the benchmark's JVM measures the path without the watch.
+     * The starter's gate without its meters and observations, and a {@code @DbBulkhead} entry bean. The pool is
+     * watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on the
+     * benchmark's JVM measures the path without the watch.
      */
     @Configuration(proxyBeanMethods = false)
     @Import(TransactionalApplication.class)
-    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
-            BulkheadMetricsAutoConfiguration.class, BulkheadObservationAutoConfiguration.class})
-    static class DbBulkheadApplication {
+    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class})
+    static class StarterApplication {
 
         @Bean
         BulkheadedOrders bulkheadedOrders(Accounts accounts) {
             return new BulkheadedOrders(accounts);
         }
+    }
+
+    /** The starter with its {@code db.bulkhead.*} meters. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterApplication.class)
+    @ImportAutoConfiguration(BulkheadMetricsAutoConfiguration.class)
+    static class StarterMetersApplication {
+    }
+
+    /** The starter with its meters and observations: what it gives an application with both registries. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterMetersApplication.class)
+    @ImportAutoConfiguration(BulkheadObservationAutoConfiguration.class)
+    static class StarterObservedApplication {
+    }
+
+    /**
+     * The starter with its meters and observations, and a tracer: an observation handler that supports every
+     * observation and does nothing with it, standing for a tracer's handlers without their own cost, so that what the
+     * path adds over {@link StarterObservedApplication} is the observations' own.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterObservedApplication.class)
+    static class StarterTracedApplication {
+
+        @Bean
+        StandInTracer standInTracer() {
+            return new StandInTracer();
+        }
+    }
+
+    /** The handler of {@link StarterTracedApplication}: sees every observation, counts those that stop. */
+    static final class StandInTracer implements ObservationHandler<Observation.Context> {
+
+        private final LongAdder stopped = new LongAdder();
+
+        @Override
+        public void onStop(Observation.Context context) {
+            stopped.increment();
+        }
+
+        @Override
+        public boolean supportsContext(Observation.Context context) {
+            return true;
+        }
+
+        /** How many observations it has seen stop. */
+        long stopped() {
+            return stopped.sum();
+        }
+    }
+
+    /** The entry method of the starter paths: the {@code @DbBulkhead} bean's. */
+    static IntToLongFunction bulkheadedEntry(ApplicationContext context) {
+        return context.getBean(BulkheadedOrders.class)::credit;
     }
 
     /** Resilience4j's Spring Boot 4 auto-configuration of its bulkheads (aspect and meters) and an entry bean. */

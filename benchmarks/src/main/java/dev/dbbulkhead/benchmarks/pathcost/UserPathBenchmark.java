@@ -16,7 +16,9 @@ import org.openjdk.jmh.annotations.Threads;
 
 /**
  * One real transaction — credit a random one of 10,000 account rows on PostgreSQL — through each {@link UserPath},
- * by 1 caller and by 8 concurrent callers sharing the application. Time per call per caller.
+ * by 1, 8 and 32 concurrent callers sharing the application. Time per call per caller. The report's figures come
+ * from {@link PathCostRun}'s load harness; this benchmark is for JMH's profilers ({@code -prof gc},
+ * {@code -prof jfr}) on one path and one number of callers.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -47,6 +49,13 @@ public class UserPathBenchmark {
     @Benchmark
     @Threads(8)
     public long eightCallers() {
+        return application.credit(BenchDatabase.randomAccount());
+    }
+
+    /** More callers than connections: 16 run, 16 wait in the gate (or Resilience4j, or HikariCP). */
+    @Benchmark
+    @Threads(32)
+    public long thirtyTwoCallers() {
         return application.credit(BenchDatabase.randomAccount());
     }
 }
