@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.noop.NoopMeter;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Queue;
@@ -19,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 
@@ -67,9 +69,14 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
         this.registry = registry;
     }
 
+    /**
+     * The workload's meters as a listener; {@link GateListener#NONE} when a meter filter denies every one of them, so
+     * that a gate nobody else listens to takes no time stamps for meters that would record nothing.
+     */
     @Override
     public GateListener listener(String workload) {
-        return new WorkloadMeters(workload);
+        WorkloadMeters workloadMeters = new WorkloadMeters(workload);
+        return workloadMeters.recordsNothing() ? GateListener.NONE : workloadMeters;
     }
 
     @Override
@@ -160,6 +167,14 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
             lockFailuresByKind = onePerValue(workload, LockFailure.values(), kind -> Counter.builder(LOCK_FAILURES)
                     .description(lockFailuresDescription).tag("kind", kind.tagValue()).withRegistry(registry),
                     Counter[]::new);
+        }
+
+        /** Whether every meter of the workload is a no-op: a meter filter denied them all. */
+        boolean recordsNothing() {
+            return Stream.of(Stream.of(admitted, shed, queueWait), Arrays.stream(rejectedByReason),
+                            Arrays.stream(executionByOutcome), Arrays.stream(transactionByOutcome),
+                            Arrays.stream(lockFailuresByKind))
+                    .flatMap(Function.identity()).allMatch(NoopMeter.class::isInstance);
         }
 
         @Override
