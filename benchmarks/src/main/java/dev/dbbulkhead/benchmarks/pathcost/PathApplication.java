@@ -2,6 +2,7 @@ package dev.dbbulkhead.benchmarks.pathcost;
 
 import dev.dbbulkhead.testing.TestDatabase;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -76,6 +77,11 @@ public final class PathApplication implements AutoCloseable {
     /** A bean of the application, for checks that the path really passes its guard. */
     <T> T bean(Class<T> type) {
         return context.getBean(type);
+    }
+
+    /** The beans of a type the application has, none or more, for checks of what a path sets up. */
+    <T> Collection<T> beans(Class<T> type) {
+        return context.getBeansOfType(type).values();
     }
 
     @Override

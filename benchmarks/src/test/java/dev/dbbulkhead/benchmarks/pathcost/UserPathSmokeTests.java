@@ -6,6 +6,7 @@ import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
+import dev.dbbulkhead.observation.BulkheadObservations;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -53,6 +54,10 @@ class UserPathSmokeTests {
             assertThat(meters.find("db.bulkhead.admitted").counters()).as("admissions counted by the meters")
                     .extracting(Counter::count).containsExactlyElementsOf(METERED.contains(path) ? List.of(2.0)
                             : List.of());
+            assertThat(meters.getMeters()).as("meters built from the bulkhead observations")
+                    .noneMatch(meter -> meter.getId().getName().startsWith("dbbulkhead."));
+            assertThat(application.beans(BulkheadObservations.class)).as("observations made")
+                    .hasSize(path == UserPath.STARTER_TRACED ? 1 : 0);
             if (path == UserPath.STARTER_TRACED) {
                 assertThat(application.bean(PathConfigurations.StandInTracer.class).stopped())
                         .as("observations the tracer saw").isGreaterThanOrEqualTo(2);
