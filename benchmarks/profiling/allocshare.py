@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Of the allocation sampled on the benchmark's caller threads (jdk.ObjectAllocationSample, by weight), the share
-whose stack has a frame matching each pattern.
+whose stack has a frame matching each pattern ("A !B": matching A and no frame matching B).
 
 usage: allocshare.py recording.jfr [pattern ...]"""
-import json, subprocess, sys, re
-f = sys.argv[1]; pats = sys.argv[2:]
-out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "200", "--events", "jdk.ObjectAllocationSample", f], capture_output=True, text=True, check=True).stdout
-tot = 0; sums = {p: 0 for p in pats}
-for e in json.loads(out)["recording"]["events"]:
-    st = e["values"].get("stackTrace")
-    if not st: continue
-    j = "\n".join("%s.%s" % (fr["method"]["type"]["name"], fr["method"]["name"]) for fr in st["frames"])
-    if "UserPathBenchmark" not in j: continue
-    w = e["values"]["weight"]; tot += w
-    for p in pats:
-        if re.search(p, j): sums[p] += w
-for p in pats: print("%6.1f%%  %s" % (100.0 * sums[p] / tot, p))
+import sys
+
+from jfr_callers import caller_events, matches, qualified
+
+recording, patterns = sys.argv[1], sys.argv[2:]
+total = 0
+weights = {pattern: 0 for pattern in patterns}
+for frames, values in caller_events(recording, "jdk.ObjectAllocationSample"):
+    weight = values["weight"]
+    total += weight
+    text = qualified(frames)
+    for pattern in patterns:
+        if matches(pattern, text):
+            weights[pattern] += weight
+for pattern in patterns:
+    print("%6.1f%%  %s" % (100.0 * weights[pattern] / max(total, 1), pattern))

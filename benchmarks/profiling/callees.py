@@ -3,25 +3,26 @@
 called, DEPTH levels down, by share of all caller samples: where the time under X goes.
 
 usage: callees.py recording.jfr jdk.CPUTimeSample X [DEPTH]"""
-import json, subprocess, sys, collections, re
-f, event, x = sys.argv[1], sys.argv[2], sys.argv[3]
+import collections
+import re
+import sys
+
+from jfr_callers import caller_events
+
+recording, event, x = sys.argv[1], sys.argv[2], sys.argv[3]
 depth = int(sys.argv[4]) if len(sys.argv) > 4 else 1
-out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "200", "--events", event, f],
-                     capture_output=True, text=True, check=True).stdout
-events = json.loads(out)["recording"]["events"]
-c = collections.Counter(); n = 0; total = 0
-for e in events:
-    st = e["values"].get("stackTrace")
-    if not st: continue
-    frames = ["%s.%s:%s" % (fr["method"]["type"]["name"].split('/')[-1], fr["method"]["name"], fr.get("lineNumber")) for fr in st["frames"]]
-    if not any("UserPathBenchmark" in fr for fr in frames): continue
+below = collections.Counter()
+under_x = 0
+total = 0
+for frames, _ in caller_events(recording, event):
     total += 1
-    idx = [i for i, fr in enumerate(frames) if re.search(x, fr)]
-    if not idx: continue
-    i = max(idx)  # outermost
-    n += 1
-    path = " > ".join(frames[max(i - depth, 0):i][::-1]) if i > 0 else "(self)"
-    c[path] += 1
-print("samples with %s: %d of %d caller samples" % (x, n, total))
-for k, v in c.most_common(30):
-    print("%6.1f%% %5d  %s" % (100.0 * v / total, v, k))
+    named = ["%s.%s:%s" % (type_name.split("/")[-1], method, line) for type_name, method, line in frames]
+    found = [i for i, frame in enumerate(named) if re.search(x, frame)]
+    if not found:
+        continue
+    outermost = max(found)
+    under_x += 1
+    below[" > ".join(named[max(outermost - depth, 0):outermost][::-1]) if outermost > 0 else "(self)"] += 1
+print("samples with %s: %d of %d caller samples" % (x, under_x, total))
+for path, n in below.most_common(30):
+    print("%6.1f%% %5d  %s" % (100.0 * n / max(total, 1), n, path))

@@ -4,34 +4,25 @@ for each pattern, the share of samples whose stack has a frame matching it ("A !
 matching B), then the top self frames.
 
 usage: stacks.py recording.jfr jdk.CPUTimeSample|jdk.ExecutionSample [pattern ...]"""
-import json, subprocess, sys, collections, re
-f, event = sys.argv[1], sys.argv[2]
-patterns = sys.argv[3:]
-out = subprocess.run(["jfr", "print", "--json", "--stack-depth", "200", "--events", event, f],
-                     capture_output=True, text=True, check=True).stdout
-events = json.loads(out)["recording"]["events"]
+import collections
+import sys
+
+from jfr_callers import caller_events, matches, qualified
+
+recording, event, patterns = sys.argv[1], sys.argv[2], sys.argv[3:]
 total = 0
-incl = collections.Counter()
-selfc = collections.Counter()
-inside_caller = 0
-for e in events:
-    st = e["values"].get("stackTrace")
-    if not st: continue
-    frames = ["%s.%s" % (fr["method"]["type"]["name"], fr["method"]["name"]) for fr in st["frames"]]
-    thread = (e["values"].get("sampledThread") or e["values"].get("eventThread") or {}).get("javaName") or ""
-    if "UserPathBenchmark" not in " ".join(frames):
-        continue  # only the callers' threads
+inclusive = collections.Counter()
+leaves = collections.Counter()
+for frames, _ in caller_events(recording, event):
     total += 1
-    selfc[frames[0]] += 1
-    joined = "\n".join(frames)
-    for p in patterns:
-        # "A !B": stacks with a frame matching A and none matching B.
-        wanted, _, unwanted = p.partition(" !")
-        if re.search(wanted, joined) and not (unwanted and re.search(unwanted, joined)):
-            incl[p] += 1
+    text = qualified(frames)
+    leaves[text.split("\n", 1)[0]] += 1
+    for pattern in patterns:
+        if matches(pattern, text):
+            inclusive[pattern] += 1
 print("caller samples:", total)
-for p in patterns:
-    print("%6.1f%%  %5d  %s" % (100.0 * incl[p] / max(total,1), incl[p], p))
+for pattern in patterns:
+    print("%6.1f%%  %5d  %s" % (100.0 * inclusive[pattern] / max(total, 1), inclusive[pattern], pattern))
 print("top self frames:")
-for fr, n in selfc.most_common(25):
-    print("%6.1f%%  %5d  %s" % (100.0 * n / max(total,1), n, fr))
+for frame, n in leaves.most_common(25):
+    print("%6.1f%%  %5d  %s" % (100.0 * n / max(total, 1), n, frame))
