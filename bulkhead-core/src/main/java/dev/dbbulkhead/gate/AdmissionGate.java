@@ -112,7 +112,11 @@ public final class AdmissionGate {
     }
 
     /**
-     * Admits one operation, waiting at most the queue wait for an execution permit.
+     * Admits one operation, waiting at most the queue wait for an execution permit. With a {@link RequestDeadline}
+     * bound to the thread, the operation is admitted within what is left of it, as {@link #acquireWithin} admits
+     * within a budget: refused at once with {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT}, before any place is
+     * taken, when it is spent; otherwise waiting at most the smaller of the queue wait and the time left, and
+     * handing out a permit that {@linkplain Permit#remainingNanos() knows what is left}.
      *
      * <p>Returns in exactly one of these ways:
      * <ul>
@@ -153,6 +157,9 @@ public final class AdmissionGate {
      */
     public Permit acquire() {
         HeldGate held = refuseMisuse();
+        if (held.hasRequestDeadline()) {
+            return admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
+        }
         if (!timed && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
             // The fast path: nobody to tell, nothing to time, one compare-and-set taken.
             return held.hold(this, new Permit(this, held, 0L, 0L, false));
@@ -169,6 +176,8 @@ public final class AdmissionGate {
      * {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when the budget was spent by the time an execution
      * permit was had; both permits have then been given back, and the operation never reaches the pool.
      *
+     * <p>With a {@link RequestDeadline} bound to the thread, the budget ends at the earlier of the two.
+     *
      * @param budget the whole operation's budget, positive
      * @throws IllegalArgumentException for a zero, negative or unrepresentable budget
      */
@@ -176,7 +185,29 @@ public final class AdmissionGate {
         long budgetNanos = GateRanges.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
         HeldGate held = refuseMisuse();
-        return admitAndWait(held, Math.min(queueWaitNanos, budgetNanos), entry + budgetNanos, true);
+        long deadlineNanos = entry + budgetNanos;
+        if (held.hasRequestDeadline() && held.requestDeadlineNanos() - deadlineNanos < 0) {
+            deadlineNanos = held.requestDeadlineNanos();
+        }
+        return admitBefore(held, entry, deadlineNanos);
+    }
+
+    /**
+     * Admits an operation that must have its execution permit before {@code deadlineNanos}: refused at once, before
+     * any place is taken, when that time has passed already (unless the thread is interrupted, which is refused as
+     * such); otherwise it waits at most the smaller of the queue wait and the time left.
+     */
+    private Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
+        long leftNanos = deadlineNanos - entry;
+        if (leftNanos <= 0 && !Thread.currentThread().isInterrupted()) {
+            throw rejected(RejectionReason.QUEUE_TIMEOUT, GateListener.NEVER_ADMITTED);
+        }
+        return admitAndWait(held, Math.min(queueWaitNanos, leftNanos), deadlineNanos, true);
+    }
+
+    /** The current thread's record of the gate it holds and of the request deadline bound to it. */
+    static HeldGate currentThreadRecord() {
+        return HELD_GATE.get();
     }
 
     /**

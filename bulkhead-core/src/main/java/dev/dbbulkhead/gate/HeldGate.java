@@ -43,6 +43,13 @@ final class HeldGate {
     private int originAdmission;
     /** A permit of this thread that another thread tried to close while this one was alive. */
     private volatile @Nullable Permit abandoned;
+    /**
+     * Whether a {@link RequestDeadline} is bound to this thread, and when it runs out ({@code System.nanoTime()}):
+     * kept here, in the record every admission reads anyway, so that a thread without one pays a field read for it.
+     * Written and read by this thread only; never passed to a forked thread.
+     */
+    private boolean hasRequestDeadline;
+    private long requestDeadlineNanos;
 
     HeldGate() {
     }
@@ -122,6 +129,22 @@ final class HeldGate {
 
     private boolean stillAdmitted(HeldGate from) {
         return GATE.getAcquire(from) != null && from.admissions == originAdmission;
+    }
+
+    /** Whether a request deadline is bound to this thread. */
+    boolean hasRequestDeadline() {
+        return hasRequestDeadline;
+    }
+
+    /** When the request deadline bound to this thread runs out; meaningful only while one is bound. */
+    long requestDeadlineNanos() {
+        return requestDeadlineNanos;
+    }
+
+    /** Binds a request deadline to this thread, or unbinds it when {@code bound} is false. */
+    void requestDeadline(boolean bound, long deadlineNanos) {
+        hasRequestDeadline = bound;
+        requestDeadlineNanos = deadlineNanos;
     }
 
     /** Called by another thread that tried to close {@code permit}, owned by this record's thread. */
