@@ -60,6 +60,9 @@ public class BulkheadProperties {
     /** Connections borrowed from the gates' pools outside every gate: how they are noticed and answered. */
     private final Ungated ungated = new Ungated();
 
+    /** One deadline for all the database operations of an HTTP request, fixed when it arrives. */
+    private final RequestDeadline requestDeadline = new RequestDeadline();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -94,6 +97,85 @@ public class BulkheadProperties {
 
     public Ungated getUngated() {
         return ungated;
+    }
+
+    public RequestDeadline getRequestDeadline() {
+        return requestDeadline;
+    }
+
+    /** How a header the caller sends gives its budget. */
+    public enum TimeoutHeaderFormat {
+        /** gRPC's grpc-timeout: 1 to 8 digits and a unit, H, M, S, m (milliseconds), u or n, such as 250m. */
+        GRPC_TIMEOUT,
+        /** A plain count of milliseconds, as Envoy's x-envoy-expected-rq-timeout-ms. */
+        MILLISECONDS
+    }
+
+    /**
+     * One deadline for every database operation of an HTTP request: from the caller's header, or the application's
+     * budget for the request's path, whichever is shorter; each operation then gets the least of what is left, its
+     * workload's deadline and its own. Nothing is set by default: requests have no deadline.
+     */
+    public static class RequestDeadline {
+
+        /** Headers that carry the caller's budget, by name, with their format: grpc-timeout or milliseconds. */
+        private Map<String, TimeoutHeaderFormat> headers = new LinkedHashMap<>();
+
+        /** The budget of a request whose path no paths entry matches; none by default. */
+        private @Nullable Duration budget;
+
+        /** Budgets by path pattern (Spring's PathPattern syntax), the first that matches a request's path winning. */
+        private List<PathBudget> paths = new ArrayList<>();
+
+        public Map<String, TimeoutHeaderFormat> getHeaders() {
+            return headers;
+        }
+
+        public void setHeaders(Map<String, TimeoutHeaderFormat> headers) {
+            this.headers = headers;
+        }
+
+        public @Nullable Duration getBudget() {
+            return budget;
+        }
+
+        public void setBudget(@Nullable Duration budget) {
+            this.budget = budget;
+        }
+
+        public List<PathBudget> getPaths() {
+            return paths;
+        }
+
+        public void setPaths(List<PathBudget> paths) {
+            this.paths = paths;
+        }
+    }
+
+    /** The budget of the requests whose path matches a pattern. */
+    public static class PathBudget {
+
+        /** A path pattern, such as /reports/** (Spring's PathPattern syntax). */
+        private @Nullable String pattern;
+
+        /** The budget of a request whose path matches. */
+        private @Nullable Duration budget;
+
+        public @Nullable String getPattern() {
+            return pattern;
+        }
+
+        public void setPattern(@Nullable String pattern) {
+            this.pattern = pattern;
+        }
+
+        public @Nullable Duration getBudget() {
+            return budget;
+        }
+
+        public void setBudget(@Nullable Duration budget) {
+            this.budget = budget;
+        }
     }
 
     /** What a budget finding at start-up does. */

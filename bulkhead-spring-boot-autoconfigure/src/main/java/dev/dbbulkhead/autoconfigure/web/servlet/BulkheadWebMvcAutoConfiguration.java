@@ -1,16 +1,22 @@
 package dev.dbbulkhead.autoconfigure.web.servlet;
 
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
+import dev.dbbulkhead.deadline.TimeoutHeaderValues;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
+import dev.dbbulkhead.web.servlet.RequestDeadlineFilter;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -20,12 +26,16 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.http.ProblemDetail;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.accept.ContentNegotiationManager;
 import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+import org.springframework.web.util.pattern.PathPattern;
+import org.springframework.web.util.pattern.PathPatternParser;
+import org.springframework.web.util.pattern.PatternParseException;
 
 /**
  * HTTP 503 with Retry-After for rejected operations in a Spring MVC application, however the rejection surfaces:
@@ -83,5 +93,49 @@ public final class BulkheadWebMvcAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadRejectionFilter bulkheadRejectionFilter(BulkheadRejectionResponder responder) {
         return new BulkheadRejectionFilter(responder);
+    }
+
+    /**
+     * The request deadline, when one is configured: headers to read, a budget, or budgets by path. Each value is
+     * checked now, so that a bad one fails start-up with the property named.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(RequestDeadlineConfigured.class)
+    RequestDeadlineFilter requestDeadlineFilter(BulkheadProperties properties) {
+        BulkheadProperties.RequestDeadline settings = properties.getRequestDeadline();
+        String prefix = "db.bulkhead.request-deadline";
+        List<RequestDeadlineFilter.TimeoutHeader> headers = new ArrayList<>();
+        settings.getHeaders().forEach((name, format) -> headers.add(new RequestDeadlineFilter.TimeoutHeader(name,
+                format == BulkheadProperties.TimeoutHeaderFormat.GRPC_TIMEOUT ? TimeoutHeaderValues::grpcTimeout
+                        : TimeoutHeaderValues::milliseconds)));
+        List<RequestDeadlineFilter.PathBudget> paths = new ArrayList<>();
+        for (int i = 0; i < settings.getPaths().size(); i++) {
+            BulkheadProperties.PathBudget entry = settings.getPaths().get(i);
+            String property = prefix + ".paths[" + i + "]";
+            paths.add(new RequestDeadlineFilter.PathBudget(pattern(property + ".pattern", entry.getPattern()),
+                    positive(property + ".budget", entry.getBudget())));
+        }
+        Duration budget = settings.getBudget();
+        return new RequestDeadlineFilter(headers, paths, budget == null ? null : positive(prefix + ".budget", budget));
+    }
+
+    private static PathPattern pattern(String property, @Nullable String pattern) {
+        if (pattern == null || pattern.isBlank()) {
+            throw BulkheadConfigurationException.invalidProperty(property, pattern, "a path pattern such as /reports/**");
+        }
+        try {
+            return PathPatternParser.defaultInstance.parse(pattern);
+        } catch (PatternParseException unreadable) {
+            throw BulkheadConfigurationException.invalidProperty(property, pattern,
+                    "a path pattern such as /reports/** (" + unreadable.getMessage() + ")");
+        }
+    }
+
+    private static Duration positive(String property, @Nullable Duration budget) {
+        if (budget == null || budget.isNegative() || budget.isZero()) {
+            throw BulkheadConfigurationException.invalidProperty(property, budget, "a positive duration, such as 2s");
+        }
+        return budget;
     }
 }
