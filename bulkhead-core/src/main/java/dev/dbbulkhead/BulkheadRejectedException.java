@@ -49,6 +49,8 @@ public class BulkheadRejectedException extends RejectedExecutionException {
             case ADMISSION_FULL -> "Bulkhead '" + workload + "' is full: no admission permit left, rejected at once";
             case QUEUE_TIMEOUT -> "Bulkhead '" + workload + "' queue wait expired before an execution permit was free";
             case INTERRUPTED -> "Bulkhead '" + workload + "': interrupted while waiting for an execution permit";
+            case INSUFFICIENT_TIME -> "Bulkhead '" + workload + "': less of the deadline was left than its operations"
+                    + " usually take; refused before it could time out in the database";
         };
     }
 

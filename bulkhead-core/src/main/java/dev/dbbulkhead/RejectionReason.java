@@ -10,14 +10,23 @@ public enum RejectionReason {
     QUEUE_TIMEOUT,
 
     /** Admitted, but the thread was interrupted while it waited for an execution permit. */
-    INTERRUPTED;
+    INTERRUPTED,
 
-    /** The metric tag value: {@code full}, {@code timeout} or {@code interrupted}. */
+    /**
+     * What was left of the operation's deadline was less than the workload's operations usually take (the median
+     * hold time of its recent operations with a deadline): refused before it could time out inside the database, on
+     * entry or once it had its execution permit. Not overload: the caller's time, not the database's capacity, ran
+     * short.
+     */
+    INSUFFICIENT_TIME;
+
+    /** The metric tag value: {@code full}, {@code timeout}, {@code interrupted} or {@code insufficient_time}. */
     public String tagValue() {
         return switch (this) {
             case ADMISSION_FULL -> "full";
             case QUEUE_TIMEOUT -> "timeout";
             case INTERRUPTED -> "interrupted";
+            case INSUFFICIENT_TIME -> "insufficient_time";
         };
     }
 }

@@ -11,7 +11,7 @@ class MetricTagValuesTests {
     @Test
     void rejectionReasonsAndOutcomesHaveTheTagValuesOfTheSpecification() {
         assertThat(Arrays.stream(RejectionReason.values()).map(RejectionReason::tagValue))
-                .containsExactly("full", "timeout", "interrupted");
+                .containsExactly("full", "timeout", "interrupted", "insufficient_time");
         assertThat(Arrays.stream(ExecutionOutcome.values()).map(ExecutionOutcome::tagValue))
                 .containsExactly("committed", "rolled_back", "failed", "unknown");
     }

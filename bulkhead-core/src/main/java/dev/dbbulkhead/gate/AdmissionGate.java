@@ -55,6 +55,8 @@ public final class AdmissionGate {
     private final String workload;
     private final AdmissionCounts counts;
     private final AbandonedPermits abandoned = new AbandonedPermits();
+    /** What this workload's operations with a deadline usually need: admissions with less left are refused. */
+    private final HoldTimes holdTimes = new HoldTimes();
     private final long queueWaitNanos;
     private final boolean captureStackTrace;
     private final GateListener listener;
@@ -194,15 +196,23 @@ public final class AdmissionGate {
 
     /**
      * Admits an operation that must have its execution permit before {@code deadlineNanos}: refused at once, before
-     * any place is taken, when that time has passed already (unless the thread is interrupted, which is refused as
-     * such); otherwise it waits at most the smaller of the queue wait and the time left.
+     * any place is taken, with {@link RejectionReason#INSUFFICIENT_TIME} when less is left than the workload's recent
+     * operations with a deadline held their permits (their median), or nothing at all (unless the thread is
+     * interrupted, which is refused as such); otherwise it waits at most the smaller of the queue wait and the time
+     * left.
      */
     private Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
         long leftNanos = deadlineNanos - entry;
-        if (leftNanos <= 0 && !Thread.currentThread().isInterrupted()) {
-            throw rejected(RejectionReason.QUEUE_TIMEOUT, GateListener.NEVER_ADMITTED);
+        // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
+        if (leftNanos < Math.max(1L, holdTimes.medianNanos()) && !Thread.currentThread().isInterrupted()) {
+            throw rejected(RejectionReason.INSUFFICIENT_TIME, GateListener.NEVER_ADMITTED);
         }
         return admitAndWait(held, Math.min(queueWaitNanos, leftNanos), deadlineNanos, true);
+    }
+
+    /** The hold times of this gate's recent operations with a deadline; for tests that set what operations need. */
+    HoldTimes holdTimes() {
+        return holdTimes;
     }
 
     /** The current thread's record of the gate it holds and of the request deadline bound to it. */
@@ -257,7 +267,10 @@ public final class AdmissionGate {
             }
             long now = clocked ? System.nanoTime() : 0L;
             waitedNanos = now - waitStart;
-            if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
+            if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
+                // The wait left some time, less than an operation usually needs: not overload, too late to start.
+                refusal = RejectionReason.INSUFFICIENT_TIME;
+            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
                 Permit permit = held.hold(this, new Permit(this, held, now, deadlineNanos, hasDeadline));
                 listener.onAdmitted(workload, waitedNanos);
                 handedOut = true;
@@ -289,12 +302,15 @@ public final class AdmissionGate {
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, ExecutionOutcome outcome, long transactionNanos,
-                 @Nullable Throwable transactionFailure) {
+    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, ExecutionOutcome outcome,
+                 long transactionNanos, @Nullable Throwable transactionFailure) {
         held.clear();
         counts.finishRunning();
+        long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
+        if (hadDeadline) {
+            holdTimes.record(heldNanos);
+        }
         if (timed) {
-            long heldNanos = System.nanoTime() - admittedAtNanos;
             // Negative when the transaction was not timed: it never began, or its end was not reported.
             if (transactionNanos >= 0) {
                 listener.onTransactionEnded(workload, outcome, transactionNanos, transactionFailure);

@@ -172,7 +172,7 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(held, admittedAtNanos, outcome, transactionNanos, transactionFailure);
+        gate.release(held, admittedAtNanos, hasDeadline, outcome, transactionNanos, transactionFailure);
     }
 
     @Override

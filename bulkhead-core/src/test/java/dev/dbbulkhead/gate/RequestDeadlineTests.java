@@ -41,10 +41,10 @@ class RequestDeadlineTests {
             BulkheadRejectedException refusedWithin = catchThrowableOfType(BulkheadRejectedException.class,
                     () -> gate.acquireWithin(Duration.ofHours(1)));
 
-            assertThat(refused.reason()).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
-            assertThat(refusedWithin.reason()).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(refused.reason()).isEqualTo(RejectionReason.INSUFFICIENT_TIME);
+            assertThat(refusedWithin.reason()).isEqualTo(RejectionReason.INSUFFICIENT_TIME);
         }
-        assertThat(told).containsExactly("QUEUE_TIMEOUT never admitted", "QUEUE_TIMEOUT never admitted");
+        assertThat(told).containsExactly("INSUFFICIENT_TIME never admitted", "INSUFFICIENT_TIME never admitted");
         assertThat(gate.active()).isZero();
         assertThat(gate.waiting()).isZero();
     }
@@ -79,6 +79,54 @@ class RequestDeadlineTests {
             assertThat(told).last().isEqualTo("QUEUE_TIMEOUT after waiting");
             assertThat(gate.waiting()).isZero();
         }
+    }
+
+    @Test
+    void lessTimeLeftThanTheWorkloadsOperationsUsuallyTakeIsRefusedOnEntryAndEnoughIsAdmitted() {
+        usuallyNeeded(Duration.ofMinutes(10));
+
+        try (RequestDeadline.Scope bound = RequestDeadline.in(Duration.ofMinutes(1)).bind()) {
+            BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
+            assertThat(refused.reason()).isEqualTo(RejectionReason.INSUFFICIENT_TIME);
+        }
+        BulkheadRejectedException refusedWithin = catchThrowableOfType(BulkheadRejectedException.class,
+                () -> gate.acquireWithin(Duration.ofMinutes(1)));
+        assertThat(refusedWithin.reason()).as("a budget of the call's own").isEqualTo(RejectionReason.INSUFFICIENT_TIME);
+        try (Permit enough = gate.acquireWithin(Duration.ofHours(1))) {
+            assertThat(enough.remainingNanos()).isPositive();
+        }
+        try (Permit noDeadline = gate.acquire()) {
+            assertThat(noDeadline.remainingNanos()).as("without a deadline nothing is judged")
+                    .isEqualTo(Permit.NO_DEADLINE);
+        }
+        assertThat(told).containsExactly("INSUFFICIENT_TIME never admitted", "INSUFFICIENT_TIME never admitted",
+                "admitted", "admitted");
+    }
+
+    @Test
+    void aWaiterLeftWithLessThanAnOperationNeedsWhenItsPermitComesIsRefusedAndGivesThePlaceBack() throws Exception {
+        usuallyNeeded(Duration.ofMinutes(1));
+        HeldElsewhere running = HeldElsewhere.acquire(gate, 1);
+        try (ExecutorService caller = Executors.newVirtualThreadPerTaskExecutor()) {
+            var waiter = caller.submit(() -> {
+                try (Permit permit = gate.acquireWithin(Duration.ofMinutes(30))) {
+                    return "admitted";
+                } catch (BulkheadRejectedException refused) {
+                    return refused.reason().name();
+                }
+            });
+            while (gate.waiting() == 0) {
+                Thread.onSpinWait();
+            }
+            // While it waits, operations come to need more than its half hour.
+            usuallyNeeded(Duration.ofHours(1));
+            running.close();
+
+            assertThat(waiter.get()).isEqualTo("INSUFFICIENT_TIME");
+        }
+        assertThat(gate.active()).isZero();
+        assertThat(gate.waiting()).isZero();
+        assertThat(told).last().isEqualTo("INSUFFICIENT_TIME after waiting");
     }
 
     @Test
@@ -139,5 +187,14 @@ class RequestDeadlineTests {
     void aBudgetTooLongToCountIsRefused() {
         assertThatThrownBy(() -> RequestDeadline.in(Duration.ofDays(365L * 300)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("nanoseconds");
+    }
+
+    /** Makes the gate's recent operations with a deadline all have held their permits for {@code held}. */
+    private void usuallyNeeded(Duration held) {
+        // Slots are chosen at random: this many records fill every one of the 32 and publish the median.
+        for (int i = 0; i < 10_000; i++) {
+            gate.holdTimes().record(held.toNanos());
+        }
+        assertThat(gate.holdTimes().medianNanos()).isEqualTo(held.toNanos());
     }
 }

@@ -34,7 +34,10 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
 
     /** Counter of operations admitted to their gate. */
     public static final String ADMITTED = "db.bulkhead.admitted";
-    /** Counter of refused operations, tagged {@code reason}: {@code full}, {@code timeout}, {@code interrupted}. */
+    /**
+     * Counter of refused operations, tagged {@code reason}: {@code full}, {@code timeout}, {@code interrupted},
+     * {@code insufficient_time}.
+     */
     public static final String REJECTED = "db.bulkhead.rejected";
     /** Timer from admission to the execution permit, or to giving up. */
     public static final String QUEUE_WAIT = "db.bulkhead.queue.wait";
@@ -140,7 +143,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                     .description("Operations that got an execution permit and ran")
                     .tag("workload", workload).register(registry));
             String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
-                    + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting";
+                    + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting,"
+                    + " insufficient_time = less of its deadline left than the workload's operations usually take";
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);

@@ -1,6 +1,7 @@
 package dev.dbbulkhead.web.servlet;
 
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.transaction.DeadlineExceededException;
 import java.util.Map;
 import org.springframework.http.HttpHeaders;
@@ -36,7 +37,12 @@ public class BulkheadRejectedExceptionHandler {
 
     /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
     public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
-        return serviceUnavailable(rejection.workload(), rejection.reason().name(), "is overloaded; nothing was done.");
+        // Told apart from overload: the caller's time ran short, not the database's capacity.
+        String what = rejection.reason() == RejectionReason.INSUFFICIENT_TIME
+                ? "could not finish the operation in what was left of its deadline, less than its operations usually"
+                        + " take; nothing was done."
+                : "is overloaded; nothing was done.";
+        return serviceUnavailable(rejection.workload(), rejection.reason().name(), what);
     }
 
     /**

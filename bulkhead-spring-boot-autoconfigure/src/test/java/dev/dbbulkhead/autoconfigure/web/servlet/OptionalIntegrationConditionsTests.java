@@ -77,7 +77,8 @@ class OptionalIntegrationConditionsTests {
                     assertThat(context).getBean(BulkheadRejectedExceptionHandler.class).isSameAs(ownHandler);
                     assertThat(context).getBean(WorkloadTotals.class).isSameAs(ownTotals);
                     assertThat(ownTotals.admitted("orders")).isZero();
-                    assertThat(ownTotals.rejected("orders")).containsOnlyKeys("full", "timeout", "interrupted");
+                    assertThat(ownTotals.rejected("orders")).containsOnlyKeys("full", "timeout", "interrupted",
+                            "insufficient_time");
                 });
     }
 }

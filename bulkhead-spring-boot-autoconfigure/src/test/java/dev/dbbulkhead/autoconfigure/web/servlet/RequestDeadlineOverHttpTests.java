@@ -82,9 +82,18 @@ class RequestDeadlineOverHttpTests {
             HttpResponse<String> refused = get("/three-operations", "50m");
 
             assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"QUEUE_TIMEOUT\"");
+            assertThat(refused.body()).contains("\"reason\":\"QUEUE_TIMEOUT\"").contains("overloaded");
             assertThat(orders.gate().waiting()).as("the refused caller left the queue").isZero();
         }
+    }
+
+    @Test
+    void aCallerWithNoTimeLeftIsToldItsTimeRanShortNotThatTheDatabaseIsOverloaded() throws Exception {
+        HttpResponse<String> refused = get("/three-operations", "0m");
+
+        assertThat(refused.statusCode()).isEqualTo(503);
+        assertThat(refused.body()).contains("\"reason\":\"INSUFFICIENT_TIME\"")
+                .contains("what was left of its deadline").doesNotContain("overloaded");
     }
 
     private HttpResponse<String> get(String path, String grpcTimeout) throws Exception {
