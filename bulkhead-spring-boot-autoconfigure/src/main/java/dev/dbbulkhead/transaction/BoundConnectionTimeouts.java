@@ -29,6 +29,11 @@ final class BoundConnectionTimeouts {
     /** Runs as the transaction's first statement, on the transaction's own connection. */
     void apply(Permit permit) {
         if (!(TransactionSynchronizationManager.getResource(dataSource) instanceof ConnectionHolder holder)) {
+            if (timeouts.isEmpty()) {
+                // Only a request's deadline to apply, and a transaction manager that binds no JDBC connection: its
+                // own timeout stands, as it did before request deadlines; nothing here may fail the transaction.
+                return;
+            }
             throw new CannotCreateTransactionException("The transaction of bulkhead '" + permit.workload()
                     + "' holds no connection of its data source " + dataSource
                     + ": its transaction manager must manage that data source");
@@ -36,6 +41,11 @@ final class BoundConnectionTimeouts {
         long remainingNanos = permit.remainingNanos();
         if (remainingNanos != Permit.NO_DEADLINE) {
             shortenTimeout(holder, TransactionTimeouts.remainingMillis(remainingNanos));
+        }
+        if (timeouts.isEmpty()) {
+            // A deadline alone (a request's) narrows the transaction's timeout, which Spring's JDBC support applies
+            // to each statement on any database; SET LOCAL is for workloads whose PostgreSQL timeouts were checked.
+            return;
         }
         try {
             timeouts.applyTo(DataSourceUtils.getConnection(dataSource), remainingNanos);

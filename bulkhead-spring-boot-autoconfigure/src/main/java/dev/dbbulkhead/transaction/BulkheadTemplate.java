@@ -75,9 +75,9 @@ public class BulkheadTemplate {
             throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
                     + " and so needs the data source its transactions use");
         }
-        // Without timeouts nothing is applied; with them the data source is there (refused above otherwise).
-        this.boundConnectionTimeouts = timeouts.isEmpty() || dataSource == null ? null
-                : new BoundConnectionTimeouts(timeouts, dataSource);
+        // With a data source, a request deadline shortens the transaction's timeout even without timeouts of the
+        // workload's own; with timeouts the data source is there (refused above otherwise).
+        this.boundConnectionTimeouts = dataSource == null ? null : new BoundConnectionTimeouts(timeouts, dataSource);
         this.dataSource = dataSource;
         this.gate = Objects.requireNonNull(gate, "gate");
         Objects.requireNonNull(transactionManager, "transactionManager");
@@ -164,7 +164,7 @@ public class BulkheadTemplate {
         TransactionStatus status = transactionManager.getTransaction(definition);
         permit.transactionBegan();
         BoundConnectionTimeouts bound = boundConnectionTimeouts;
-        if (bound != null) {
+        if (bound != null && (!timeouts.isEmpty() || permit.remainingNanos() != Permit.NO_DEADLINE)) {
             applyTimeouts(bound, permit, status);
         }
         T result;

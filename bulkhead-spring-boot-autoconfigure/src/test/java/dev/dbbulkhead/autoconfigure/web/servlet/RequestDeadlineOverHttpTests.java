@@ -32,14 +32,15 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * One deadline per request over real HTTP, on PostgreSQL: a 300 ms budget of the application's, or the caller's
  * grpc-timeout when shorter. Workload {@code orders}: B = 1, Q = 1, a queue wait of a minute, a statement timeout of
- * 10 s that the time left of the request shortens.
+ * 10 s that the time left of the request shortens; workload {@code plain}: no timeouts of its own.
  */
 @SpringBootTest(classes = RequestDeadlineOverHttpTests.DeadlineApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"db.bulkhead.request-deadline.headers.grpc-timeout=grpc-timeout",
                 "db.bulkhead.request-deadline.budget=300ms",
                 "db.bulkhead.workloads.orders.max-concurrent=1", "db.bulkhead.workloads.orders.max-queued=1",
-                "db.bulkhead.workloads.orders.queue-wait=1m", "db.bulkhead.workloads.orders.statement-timeout=10s"})
+                "db.bulkhead.workloads.orders.queue-wait=1m", "db.bulkhead.workloads.orders.statement-timeout=10s",
+                "db.bulkhead.workloads.plain.max-concurrent=1"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class RequestDeadlineOverHttpTests {
 
@@ -96,6 +97,14 @@ class RequestDeadlineOverHttpTests {
                 .contains("what was left of its deadline").doesNotContain("overloaded");
     }
 
+    @Test
+    void aStatementOfAWorkloadWithoutTimeoutsOfItsOwnEndsWithTheRequestsDeadline() throws Exception {
+        HttpResponse<String> ended = get("/sleep-a-minute", null);
+
+        assertThat(ended.statusCode()).isEqualTo(503);
+        assertThat(ended.body()).contains("\"reason\":\"DEADLINE_EXCEEDED\"");
+    }
+
     private HttpResponse<String> get(String path, String grpcTimeout) throws Exception {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
         if (grpcTimeout != null) {
@@ -133,6 +142,13 @@ class RequestDeadlineOverHttpTests {
                     operations.add(leftMillis + "/" + timeout);
                 }
                 return String.join(",", operations);
+            }
+
+            /** A statement that would run a minute, in a workload with no timeouts of its own. */
+            @GetMapping("/sleep-a-minute")
+            String sleep() {
+                return registry.template("plain").execute(
+                        status -> jdbc.queryForObject("SELECT pg_sleep(60)::text", String.class));
             }
         }
     }
