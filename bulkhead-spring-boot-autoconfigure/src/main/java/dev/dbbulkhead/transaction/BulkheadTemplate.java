@@ -6,7 +6,9 @@ import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.gate.RequestDeadline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
+import dev.dbbulkhead.retry.RetryBudget;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -44,6 +46,8 @@ public class BulkheadTemplate {
     private final TransactionTimeouts timeouts;
     private final @Nullable BoundConnectionTimeouts boundConnectionTimeouts;
     private final @Nullable DataSource dataSource;
+    /** How failed operations are tried again; {@code null} for never (the default). */
+    private final @Nullable TemplateRetries retries;
 
     /**
      * @param gate               admits the operations
@@ -70,6 +74,13 @@ public class BulkheadTemplate {
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
                             TransactionDefinition definition, TransactionTimeouts timeouts,
                             @Nullable DataSource dataSource) {
+        this(gate, transactionManager, definition, timeouts, dataSource, null);
+    }
+
+    private BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
+                             TransactionDefinition definition, TransactionTimeouts timeouts,
+                             @Nullable DataSource dataSource, @Nullable TemplateRetries retries) {
+        this.retries = retries;
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         if (!timeouts.isEmpty() && dataSource == null) {
             throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
@@ -150,6 +161,21 @@ public class BulkheadTemplate {
     public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action)
             throws TransactionException {
         Objects.requireNonNull(action, "action");
+        TemplateRetries retrying = retries;
+        if (retrying == null) {
+            return attempt(deadline, action);
+        }
+        // One budget for all the attempts: bound as the deadline of this call, the earlier of it and a request's.
+        Duration budget = timeouts.deadlineWith(deadline);
+        if (budget == null) {
+            return retrying.run(() -> attempt(deadline, action));
+        }
+        try (RequestDeadline.Scope bound = RequestDeadline.in(budget).bind()) {
+            return retrying.run(() -> attempt(deadline, action));
+        }
+    }
+
+    private <T extends @Nullable Object> T attempt(@Nullable Duration deadline, TransactionCallback<T> action) {
         try (Permit permit = timeouts.admit(gate, deadline)) {
             return inTransaction(permit, action);
         }
@@ -261,7 +287,25 @@ public class BulkheadTemplate {
         if (named.getName() == null) {
             named.setName(Objects.requireNonNull(this.definition.getName(), "named by the constructor"));
         }
-        return new BulkheadTemplate(gate, transactionManager, named, timeouts, dataSource);
+        return new BulkheadTemplate(gate, transactionManager, named, timeouts, dataSource, retries);
+    }
+
+    /**
+     * A template of the same workload that tries a failed operation again, up to {@code maxAttempts} attempts in all,
+     * when the failure is safe to retry — a serialization failure (SQLState 40001), a deadlock (40P01), a refusal of
+     * the gate other than an interrupt — and {@code budget} grants the retry: retries cannot amplify an overload
+     * beyond the budget's share of first attempts. Never after {@link CommitOutcomeUnknownException}. Each retry is a
+     * new admitted operation after a jittered backoff (no permit is held meanwhile), all attempts within one deadline:
+     * the smaller of the workload's, the call's and the request's. The callback must be safe to run again: it runs
+     * once per attempt, each time in a new transaction.
+     *
+     * @param budget shared by every template of the workload that retries, so that one budget bounds them all
+     * @throws IllegalArgumentException for fewer than 1 attempt
+     */
+    public BulkheadTemplate withRetries(int maxAttempts, RetryBudget budget) {
+        Objects.requireNonNull(budget, "budget");
+        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource,
+                new TemplateRetries(maxAttempts, budget));
     }
 
     /** The workload name. */
