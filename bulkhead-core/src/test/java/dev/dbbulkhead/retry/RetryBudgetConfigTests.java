@@ -12,7 +12,7 @@ class RetryBudgetConfigTests {
     void defaultsAreFinaglesAndTheDocumentedConstants() {
         RetryBudgetConfig defaults = RetryBudgetConfig.defaults();
 
-        assertThat(defaults.percentCanRetry()).isEqualTo(0.2).isEqualTo(RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY);
+        assertThat(defaults.percentCanRetry()).isEqualTo(0.1).isEqualTo(RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY);
         assertThat(defaults.minRetriesPerSecond()).isEqualTo(10)
                 .isEqualTo(RetryBudgetConfig.DEFAULT_MIN_RETRIES_PER_SECOND);
         assertThat(defaults.window()).isEqualTo(Duration.ofSeconds(10)).isEqualTo(RetryBudgetConfig.DEFAULT_WINDOW);

@@ -34,4 +34,12 @@ public interface DbBulkheadEntries {
      * {@link #transactionManager}); the workload passed {@link #check} at start-up.
      */
     TransactionOperations transactions(String workload, TransactionDefinition definition);
+
+    /**
+     * Whether {@link #transactions} may run one call's callback more than once, retrying a failed attempt: then each
+     * attempt proceeds down the rest of the method's advice chain afresh.
+     */
+    default boolean retries(String workload) {
+        return false;
+    }
 }

@@ -48,13 +48,13 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
      * back.
      */
     private record Entry(@Nullable Class<?> targetClass, TransactionOperations transactions,
-                         TransactionAttribute rules) {
+                         TransactionAttribute rules, boolean retried) {
     }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Entry entry = entryOf(invocation);
-        AdmittedCall call = new AdmittedCall(invocation, entry.rules());
+        AdmittedCall call = new AdmittedCall(invocation, entry.rules(), entry.retried());
         Object result;
         try {
             result = entry.transactions().execute(call);
@@ -107,7 +107,7 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
         TransactionDefinition definition = AdmittedDefinitions.of(ways.transactionDefinition(workload),
                 declared != null ? declared.attribute() : null, declaration.readOnly());
         return new Entry(targetClass, ways.transactions(workload, definition),
-                declared != null ? declared.attribute() : DEFAULT_RULES);
+                declared != null ? declared.attribute() : DEFAULT_RULES, ways.retries(workload));
     }
 
     /**
@@ -118,18 +118,34 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
 
         private final MethodInvocation invocation;
         private final TransactionAttribute rules;
+        /**
+         * For a workload that retries: the invocation as it was before the first attempt proceeded, cloned again for
+         * each retry, since an invocation that has proceeded once would skip the rest of the advice chain.
+         */
+        private final @Nullable ProxyMethodInvocation beforeFirstAttempt;
+        private int attempts;
         private @Nullable Throwable throwable;
         private boolean rolledBack;
 
-        AdmittedCall(MethodInvocation invocation, TransactionAttribute rules) {
+        AdmittedCall(MethodInvocation invocation, TransactionAttribute rules, boolean retried) {
             this.invocation = invocation;
             this.rules = rules;
+            this.beforeFirstAttempt = retried && invocation instanceof ProxyMethodInvocation proxied
+                    ? (ProxyMethodInvocation) proxied.invocableClone() : null;
+        }
+
+        private @Nullable Object proceed() throws Throwable {
+            ProxyMethodInvocation pristine = beforeFirstAttempt;
+            if (attempts++ == 0 || pristine == null) {
+                return invocation.proceed();
+            }
+            return pristine.invocableClone().proceed();
         }
 
         @Override
         public @Nullable Object doInTransaction(TransactionStatus status) {
             try {
-                return invocation.proceed();
+                return proceed();
             } catch (RuntimeException | Error unchecked) {
                 if (rules.rollbackOn(unchecked)) {
                     throw unchecked;

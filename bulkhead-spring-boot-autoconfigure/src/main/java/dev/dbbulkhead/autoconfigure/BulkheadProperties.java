@@ -409,11 +409,17 @@ public class BulkheadProperties {
         /** Retry-After of the HTTP 503 answering a rejection, sent in whole seconds (rounded up); positive. */
         private @Nullable Duration retryAfter;
 
+        /** Most added at random to each Retry-After, so that refused clients do not return together; whole seconds (rounded up), 0s to 1d. Default: retry-after itself. */
+        private @Nullable Duration retryAfterJitter;
+
         /** How max-concurrent is chosen: fixed, or learnt from how long operations hold their connections. */
         private final Limit limit = new Limit();
 
         /** How the operations waiting for their turn are served. */
         private final Queue queue = new Queue();
+
+        /** How failed operations are tried again, and the budget that bounds the retries. */
+        private final Retry retry = new Retry();
 
         public @Nullable Integer getMaxConcurrent() {
             return maxConcurrent;
@@ -499,12 +505,94 @@ public class BulkheadProperties {
             this.retryAfter = retryAfter;
         }
 
+        public @Nullable Duration getRetryAfterJitter() {
+            return retryAfterJitter;
+        }
+
+        public void setRetryAfterJitter(@Nullable Duration retryAfterJitter) {
+            this.retryAfterJitter = retryAfterJitter;
+        }
+
         public Limit getLimit() {
             return limit;
         }
 
         public Queue getQueue() {
             return queue;
+        }
+
+        public Retry getRetry() {
+            return retry;
+        }
+    }
+
+    /** How a workload's failed operations are tried again; an unset (null) key falls back to the defaults. */
+    public static class Retry {
+
+        /** Attempts @DbBulkhead methods and the workload's template give each operation, the first included; 1 to 10, 1 for no retries. */
+        private @Nullable Integer maxAttempts;
+
+        /** Share of the first attempts of the window that may be retried, from 0 to 1. */
+        private @Nullable Double percentCanRetry;
+
+        /** Retries granted a second even without first attempts to pay for them; at least 0. */
+        private @Nullable Integer minRetriesPerSecond;
+
+        /** Sliding window over which first attempts and retries are counted; 1s to 1h, whole milliseconds. */
+        private @Nullable Duration window;
+
+        /** Longest backoff before the first retry, drawn at random below it and doubling for each next one; 1ms to 1h. */
+        private @Nullable Duration backoffBase;
+
+        /** Longest backoff before any retry; 1ms to 1h, at least retry.backoff-base. */
+        private @Nullable Duration backoffCap;
+
+        public @Nullable Integer getMaxAttempts() {
+            return maxAttempts;
+        }
+
+        public void setMaxAttempts(@Nullable Integer maxAttempts) {
+            this.maxAttempts = maxAttempts;
+        }
+
+        public @Nullable Double getPercentCanRetry() {
+            return percentCanRetry;
+        }
+
+        public void setPercentCanRetry(@Nullable Double percentCanRetry) {
+            this.percentCanRetry = percentCanRetry;
+        }
+
+        public @Nullable Integer getMinRetriesPerSecond() {
+            return minRetriesPerSecond;
+        }
+
+        public void setMinRetriesPerSecond(@Nullable Integer minRetriesPerSecond) {
+            this.minRetriesPerSecond = minRetriesPerSecond;
+        }
+
+        public @Nullable Duration getWindow() {
+            return window;
+        }
+
+        public void setWindow(@Nullable Duration window) {
+            this.window = window;
+        }
+
+        public @Nullable Duration getBackoffBase() {
+            return backoffBase;
+        }
+
+        public void setBackoffBase(@Nullable Duration backoffBase) {
+            this.backoffBase = backoffBase;
+        }
+
+        public @Nullable Duration getBackoffCap() {
+            return backoffCap;
+        }
+
+        public void setBackoffCap(@Nullable Duration backoffCap) {
+            this.backoffCap = backoffCap;
         }
     }
 

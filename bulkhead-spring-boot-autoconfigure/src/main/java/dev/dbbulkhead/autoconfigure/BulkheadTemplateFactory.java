@@ -5,7 +5,9 @@ import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.retry.RetryBudget;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import dev.dbbulkhead.transaction.WorkloadRetries;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
@@ -45,6 +47,7 @@ final class BulkheadTemplateFactory {
         WorkloadSettings.ofDefaults(properties);
         // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
         WorkloadSettings.retryAfterSeconds(null, properties);
+        WorkloadSettings.retryAfterJitterSeconds(null, properties);
     }
 
     /**
@@ -55,6 +58,7 @@ final class BulkheadTemplateFactory {
     BulkheadTemplate create(String workload) {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         WorkloadSettings.retryAfterSeconds(workload, properties);
+        WorkloadSettings.retryAfterJitterSeconds(workload, properties);
         // A warning, not a failure: defaults may choose codel for workloads that have no queue on purpose.
         WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
@@ -72,7 +76,9 @@ final class BulkheadTemplateFactory {
         }
         instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
         PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
+        // Every workload gets its budget, so that Spring's retriers can ask it even where the template does not retry.
         return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.timeouts(),
-                transactionManagers.dataSource(settings, transactionManager));
+                transactionManagers.dataSource(settings, transactionManager))
+                .withRetries(new WorkloadRetries(settings.maxAttempts(), new RetryBudget(settings.retryBudget())));
     }
 }

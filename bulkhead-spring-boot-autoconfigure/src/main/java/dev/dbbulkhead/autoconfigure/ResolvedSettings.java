@@ -23,6 +23,16 @@ public final class ResolvedSettings {
     }
 
     /**
+     * The most added at random to the Retry-After of workload {@code workload} (or of the defaults, for a null name),
+     * in whole seconds rounded up: by default the Retry-After itself.
+     *
+     * @throws BulkheadConfigurationException when the value is negative, or longer than a day
+     */
+    public static long retryAfterJitterSeconds(@Nullable String workload, BulkheadProperties properties) {
+        return WorkloadSettings.retryAfterJitterSeconds(workload, properties);
+    }
+
+    /**
      * Applies {@code check} to the value of {@code property}; an {@link IllegalArgumentException} it throws becomes
      * the start-up failure that names the property, the value and, from the refusal's message, the allowed range.
      *

@@ -64,6 +64,11 @@ final class WorkloadEntries {
             public TransactionOperations transactions(String workload, TransactionDefinition definition) {
                 return new Admitted(registry.template(workload).withTransactionDefinition(definition));
             }
+
+            @Override
+            public boolean retries(String workload) {
+                return registry.template(workload).retries().filter(retries -> retries.maxAttempts() > 1).isPresent();
+            }
         };
     }
 

@@ -7,6 +7,7 @@ import dev.dbbulkhead.gate.GateRanges;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
+import dev.dbbulkhead.retry.RetryBudgetConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -28,10 +29,15 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * @param dataSource            the bean name of the data source, or a null value for the primary one
  * @param transactionManager    the bean name of the transaction manager, or a null value for the primary one
  * @param adaptiveLimit         the bounds of the learnt B, starting at the gate's B; null for a fixed B
+ * @param maxAttempts           the attempts the workload gives each operation by itself, the first included
+ * @param retryBudget           the budget of the workload's retries and their backoff
  */
 record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
                         TransactionTimeouts timeouts, Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
-                        @Nullable AdaptiveLimitConfig adaptiveLimit) {
+                        @Nullable AdaptiveLimitConfig adaptiveLimit, int maxAttempts, RetryBudgetConfig retryBudget) {
+
+    /** The most attempts of one operation: more would retry an operation that keeps failing for its own reasons. */
+    static final int MAX_ATTEMPTS = 10;
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
 
@@ -104,7 +110,35 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 TransactionTimeouts.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null),
-                adaptiveLimit(resolver, gateConfig));
+                adaptiveLimit(resolver, gateConfig), maxAttempts(resolver), retryBudget(resolver));
+    }
+
+    private static int maxAttempts(Resolver resolver) {
+        return validate(resolver.setting("retry.max-attempts", workload -> workload.getRetry().getMaxAttempts(), 1),
+                attempts -> {
+                    if (attempts < 1 || attempts > MAX_ATTEMPTS) {
+                        throw new IllegalArgumentException("must be between 1 (no retries) and " + MAX_ATTEMPTS
+                                + ", was " + attempts);
+                    }
+                    return attempts;
+                });
+    }
+
+    /** The retry budget, each value checked by the budget's own builder and reported under its property. */
+    private static RetryBudgetConfig retryBudget(Resolver resolver) {
+        RetryBudgetConfig.Builder budget = RetryBudgetConfig.builder();
+        validate(resolver.setting("retry.percent-can-retry", workload -> workload.getRetry().getPercentCanRetry(),
+                RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY), budget::percentCanRetry);
+        validate(resolver.setting("retry.min-retries-per-second",
+                workload -> workload.getRetry().getMinRetriesPerSecond(),
+                RetryBudgetConfig.DEFAULT_MIN_RETRIES_PER_SECOND), budget::minRetriesPerSecond);
+        validate(resolver.setting("retry.window", workload -> workload.getRetry().getWindow(),
+                RetryBudgetConfig.DEFAULT_WINDOW), budget::window);
+        validate(resolver.setting("retry.backoff-cap", workload -> workload.getRetry().getBackoffCap(),
+                RetryBudgetConfig.DEFAULT_BACKOFF_CAP), budget::backoffCap);
+        // Checked against the cap by the builder: reported under the base, whose message names the cap.
+        return validate(resolver.setting("retry.backoff-base", workload -> workload.getRetry().getBackoffBase(),
+                RetryBudgetConfig.DEFAULT_BACKOFF_BASE), base -> budget.backoffBase(base).build());
     }
 
     /**
@@ -238,6 +272,28 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         Setting<Duration> retryAfter = resolver(name, properties)
                 .setting("retry-after", Workload::getRetryAfter, DEFAULT_RETRY_AFTER);
         return validate(retryAfter, WorkloadSettings::wholeSecondsRoundedUp);
+    }
+
+    /**
+     * The most added at random to the Retry-After of workload {@code name}, or of the defaults for a null name, in
+     * whole seconds rounded up; unset, the Retry-After itself, so that the answers spread over twice its span.
+     *
+     * @throws BulkheadConfigurationException when the value is negative, or longer than a day
+     */
+    static long retryAfterJitterSeconds(@Nullable String name, BulkheadProperties properties) {
+        Setting<@Nullable Duration> jitter = resolver(name, properties)
+                .setting("retry-after-jitter", Workload::getRetryAfterJitter, null);
+        Duration value = jitter.value();
+        if (value == null) {
+            return retryAfterSeconds(name, properties);
+        }
+        return validate(new Setting<>(jitter.property(), value), given -> {
+            if (given.isNegative() || given.compareTo(MAX_RETRY_AFTER) > 0) {
+                throw new IllegalArgumentException("the Retry-After jitter must be from 0s to " + MAX_RETRY_AFTER
+                        + " (it is sent in whole seconds, rounded up), was " + given);
+            }
+            return given.getSeconds() + (given.getNano() > 0 ? 1 : 0);
+        });
     }
 
     private static long wholeSecondsRoundedUp(Duration retryAfter) {

@@ -46,8 +46,8 @@ public class BulkheadTemplate {
     private final TransactionTimeouts timeouts;
     private final @Nullable BoundConnectionTimeouts boundConnectionTimeouts;
     private final @Nullable DataSource dataSource;
-    /** How failed operations are tried again; {@code null} for never (the default). */
-    private final @Nullable TemplateRetries retries;
+    /** The workload's retries: how many attempts, and the budget; {@code null} when nothing of it retries. */
+    private final @Nullable WorkloadRetries retries;
 
     /**
      * @param gate               admits the operations
@@ -79,7 +79,7 @@ public class BulkheadTemplate {
 
     private BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
                              TransactionDefinition definition, TransactionTimeouts timeouts,
-                             @Nullable DataSource dataSource, @Nullable TemplateRetries retries) {
+                             @Nullable DataSource dataSource, @Nullable WorkloadRetries retries) {
         this.retries = retries;
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         if (!timeouts.isEmpty() && dataSource == null) {
@@ -161,8 +161,12 @@ public class BulkheadTemplate {
     public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action)
             throws TransactionException {
         Objects.requireNonNull(action, "action");
-        TemplateRetries retrying = retries;
+        WorkloadRetries retrying = retries;
         if (retrying == null) {
+            return attempt(deadline, action);
+        }
+        retrying.beforeOperation();
+        if (!retrying.retriesByItself()) {
             return attempt(deadline, action);
         }
         // One budget for all the attempts: bound as the deadline of this call, the earlier of it and a request's.
@@ -303,9 +307,22 @@ public class BulkheadTemplate {
      * @throws IllegalArgumentException for fewer than 1 attempt
      */
     public BulkheadTemplate withRetries(int maxAttempts, RetryBudget budget) {
-        Objects.requireNonNull(budget, "budget");
-        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource,
-                new TemplateRetries(maxAttempts, budget));
+        return withRetries(new WorkloadRetries(maxAttempts, budget));
+    }
+
+    /**
+     * {@link #withRetries(int, RetryBudget)} with the attempts and budget of {@code retries}, which other retriers of
+     * the workload (Spring's {@code @Retryable}, spring-retry) may ask too; with one attempt the template does not
+     * retry by itself, but counts its first attempts for them once they ask.
+     */
+    public BulkheadTemplate withRetries(WorkloadRetries retries) {
+        Objects.requireNonNull(retries, "retries");
+        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource, retries);
+    }
+
+    /** The workload's retries, when this template was given them. */
+    public Optional<WorkloadRetries> retries() {
+        return Optional.ofNullable(retries);
     }
 
     /** The workload name. */

@@ -6,8 +6,10 @@ import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
+import dev.dbbulkhead.retry.RetryBudgetConfig;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import dev.dbbulkhead.transaction.WorkloadRetries;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -211,6 +213,13 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.budget.mode=sometimes | Property: db.bulkhead.budget.mode | WARN
             db.bulkhead.workloads.orders.retry-after=0s | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most PT24H
             db.bulkhead.defaults.retry-after=2d | Invalid value 'PT48H' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most PT24H
+            db.bulkhead.workloads.orders.retry-after-jitter=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.retry-after-jitter' | from 0s to PT24H
+            db.bulkhead.workloads.orders.retry.max-attempts=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.retry.max-attempts' | between 1 (no retries) and 10
+            db.bulkhead.defaults.retry.max-attempts=11 | Invalid value '11' for property 'db.bulkhead.defaults.retry.max-attempts' | between 1 (no retries) and 10
+            db.bulkhead.defaults.retry.percent-can-retry=1.5 | Invalid value '1.5' for property 'db.bulkhead.defaults.retry.percent-can-retry' | between 0.0 and 1.0
+            db.bulkhead.workloads.orders.retry.min-retries-per-second=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.retry.min-retries-per-second' | between 0 and 2147483647
+            db.bulkhead.workloads.orders.retry.window=500ms | Invalid value 'PT0.5S' for property 'db.bulkhead.workloads.orders.retry.window' | between PT1S and PT1H
+            db.bulkhead.workloads.orders.retry.backoff-base=2s | Invalid value 'PT2S' for property 'db.bulkhead.workloads.orders.retry.backoff-base' | between PT0.001S and backoffCap PT1S
             db.bulkhead.workloads.orders.limit.mode=sometimes | Property: db.bulkhead.workloads.orders.limit.mode | ADAPTIVE
             db.bulkhead.defaults.limit.mode=adaptive,db.bulkhead.workloads.orders.limit.min-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.limit.min-concurrent' | between 1 and 2147483647
             db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-concurrent=4,db.bulkhead.defaults.limit.min-concurrent=5 | Invalid value '5' for property 'db.bulkhead.defaults.limit.min-concurrent' | must be between 1 and max-concurrent (B) = 4, where the adaptive limit starts
@@ -241,6 +250,25 @@ class BulkheadAutoConfigurationTests {
                             .queryForObject("SELECT current_setting('statement_timeout') || ' ' || current_setting('lock_timeout')",
                                     String.class));
                     assertThat(applied).isEqualTo("2s 150ms");
+                });
+    }
+
+    @Test
+    void retrySettingsFallBackToTheDefaultsAndEveryWorkloadGetsABudget() {
+        runner.withPropertyValues("db.bulkhead.defaults.retry.percent-can-retry=0.25",
+                        "db.bulkhead.workloads.orders.retry.max-attempts=3",
+                        "db.bulkhead.workloads.orders.retry.window=30s",
+                        "db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    WorkloadRetries orders = registry.template("orders").retries().orElseThrow();
+                    assertThat(orders.maxAttempts()).isEqualTo(3);
+                    assertThat(orders.budget().config()).isEqualTo(RetryBudgetConfig.builder()
+                            .percentCanRetry(0.25).window(Duration.ofSeconds(30)).build());
+                    WorkloadRetries reports = registry.template("reports").retries().orElseThrow();
+                    assertThat(reports.maxAttempts()).as("no retries of its own unless configured").isEqualTo(1);
+                    assertThat(reports.budget().config().percentCanRetry()).isEqualTo(0.25);
+                    assertThat(reports.budget()).isNotSameAs(orders.budget());
                 });
     }
 

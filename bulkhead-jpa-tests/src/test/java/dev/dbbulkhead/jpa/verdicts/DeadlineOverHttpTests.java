@@ -38,6 +38,7 @@ import org.springframework.web.context.WebApplicationContext;
         properties = {
                 "db.bulkhead.workloads.deadlined.deadline=300ms",
                 "db.bulkhead.workloads.deadlined.retry-after=2s",
+                "db.bulkhead.workloads.deadlined.retry-after-jitter=0s",
                 "db.bulkhead.workloads.limited.statement-timeout=100ms",
                 "db.bulkhead.workloads.limited.deadline=60s"})
 @DisplayName("A deadline that runs out inside the transaction, over HTTP (JPA, real PostgreSQL)")

@@ -14,9 +14,11 @@ import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.LimitSnapshot;
+import dev.dbbulkhead.retry.RetryBudgetConfig;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import dev.dbbulkhead.transaction.WorkloadRetries;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -156,7 +158,7 @@ public class BulkheadsEndpoint {
         return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(),
                 gate.active(), gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
                 adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
-                QueueDescriptor.of(gate));
+                QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -340,10 +342,34 @@ public class BulkheadsEndpoint {
      *                      does not name one
      * @param limit         how B is chosen, and what an adaptive limit has learnt
      * @param queue         how waiting operations are served, and how often the CoDel discipline shed
+     * @param retry         how failed operations are retried, and what the retry budget granted; null for a
+     *                      template given no retries
      */
     public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
                                      long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool,
-                                     LimitDescriptor limit, QueueDescriptor queue) implements OperationResponseBody {
+                                     LimitDescriptor limit, QueueDescriptor queue, @Nullable RetryDescriptor retry)
+            implements OperationResponseBody {
+    }
+
+    /**
+     * A workload's retries and their budget.
+     *
+     * @param maxAttempts         attempts the workload gives each operation by itself, the first included
+     * @param percentCanRetry     share of the window's first attempts that may be retried
+     * @param minRetriesPerSecond retries granted a second without first attempts to pay for them
+     * @param window              the sliding window of the budget (ISO-8601)
+     * @param granted             retries the budget granted since start-up
+     * @param refused             retries of safe failures the budget refused since start-up
+     * @param balance             retries the budget would grant now
+     */
+    public record RetryDescriptor(int maxAttempts, double percentCanRetry, int minRetriesPerSecond, String window,
+                                  long granted, long refused, long balance) {
+
+        static RetryDescriptor of(WorkloadRetries retries) {
+            RetryBudgetConfig budget = retries.budget().config();
+            return new RetryDescriptor(retries.maxAttempts(), budget.percentCanRetry(), budget.minRetriesPerSecond(),
+                    budget.window().toString(), retries.granted(), retries.refused(), retries.budget().balance());
+        }
     }
 
     /**

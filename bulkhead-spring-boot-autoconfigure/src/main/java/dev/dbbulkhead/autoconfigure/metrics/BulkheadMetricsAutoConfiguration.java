@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.metrics.RetryMeterBinder;
 import dev.dbbulkhead.metrics.UngatedConnectionsMeterBinder;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -26,6 +27,12 @@ public final class BulkheadMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadMeterBinder bulkheadMeterBinder(MeterRegistry registry) {
         return new BulkheadMeterBinder(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    RetryMeterBinder dbBulkheadRetryMeterBinder(BulkheadRegistry workloads) {
+        return new RetryMeterBinder(workloads);
     }
 
     @Bean

@@ -3,14 +3,17 @@ package dev.dbbulkhead.web.servlet;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.transaction.DeadlineExceededException;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
 /**
- * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds and a
+ * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds (with
+ * the workload's jitter, {@link RetryAfter}) and a
  * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
  * trace to tell. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
  * same answer with reason {@value #DEADLINE_EXCEEDED}. Given ahead of the application's catch-all exception
@@ -22,17 +25,34 @@ public class BulkheadRejectedExceptionHandler {
     /** The {@code reason} of the problem answering a {@link DeadlineExceededException}. */
     public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
-    private final Map<String, Long> retryAfterSecondsByWorkload;
-    private final long defaultRetryAfterSeconds;
+    private final Map<String, RetryAfter> retryAfterByWorkload;
+    private final RetryAfter defaultRetryAfter;
 
     /**
+     * A handler whose Retry-After is always the same for a workload, without jitter.
+     *
      * @param retryAfterSecondsByWorkload the Retry-After of each configured workload, in whole seconds
      * @param defaultRetryAfterSeconds    the Retry-After of any other workload
      */
     public BulkheadRejectedExceptionHandler(Map<String, Long> retryAfterSecondsByWorkload,
                                             long defaultRetryAfterSeconds) {
-        this.retryAfterSecondsByWorkload = Map.copyOf(retryAfterSecondsByWorkload);
-        this.defaultRetryAfterSeconds = defaultRetryAfterSeconds;
+        this(withoutJitter(retryAfterSecondsByWorkload), new RetryAfter(defaultRetryAfterSeconds, 0));
+    }
+
+    /**
+     * @param retryAfterByWorkload the Retry-After of each configured workload, and its jitter
+     * @param defaultRetryAfter    the Retry-After of any other workload
+     */
+    public BulkheadRejectedExceptionHandler(Map<String, RetryAfter> retryAfterByWorkload,
+                                            RetryAfter defaultRetryAfter) {
+        this.retryAfterByWorkload = Map.copyOf(retryAfterByWorkload);
+        this.defaultRetryAfter = Objects.requireNonNull(defaultRetryAfter, "defaultRetryAfter");
+    }
+
+    private static Map<String, RetryAfter> withoutJitter(Map<String, Long> secondsByWorkload) {
+        Map<String, RetryAfter> byWorkload = new HashMap<>();
+        secondsByWorkload.forEach((workload, seconds) -> byWorkload.put(workload, new RetryAfter(seconds, 0)));
+        return byWorkload;
     }
 
     /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
@@ -56,7 +76,7 @@ public class BulkheadRejectedExceptionHandler {
     }
 
     private ResponseEntity<ProblemDetail> serviceUnavailable(String workload, String reason, String what) {
-        long retryAfterSeconds = retryAfterSecondsByWorkload.getOrDefault(workload, defaultRetryAfterSeconds);
+        long retryAfterSeconds = retryAfterByWorkload.getOrDefault(workload, defaultRetryAfter).draw();
         ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
                 "The database workload '" + workload + "' " + what
                         + " Retry after " + retryAfterSeconds + "s, within a retry budget.");

@@ -7,6 +7,7 @@ import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.deadline.TimeoutHeaderValues;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
+import dev.dbbulkhead.web.servlet.RetryAfter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
@@ -56,11 +57,16 @@ public final class BulkheadWebMvcAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     BulkheadRejectedExceptionHandler bulkheadRejectedExceptionHandler(BulkheadProperties properties) {
-        Map<String, Long> byWorkload = new LinkedHashMap<>();
+        Map<String, RetryAfter> byWorkload = new LinkedHashMap<>();
         for (String workload : properties.getWorkloads().keySet()) {
-            byWorkload.put(workload, ResolvedSettings.retryAfterSeconds(workload, properties));
+            byWorkload.put(workload, retryAfter(workload, properties));
         }
-        return new BulkheadRejectedExceptionHandler(byWorkload, ResolvedSettings.retryAfterSeconds(null, properties));
+        return new BulkheadRejectedExceptionHandler(byWorkload, retryAfter(null, properties));
+    }
+
+    private static RetryAfter retryAfter(@Nullable String workload, BulkheadProperties properties) {
+        return new RetryAfter(ResolvedSettings.retryAfterSeconds(workload, properties),
+                ResolvedSettings.retryAfterJitterSeconds(workload, properties));
     }
 
     /**

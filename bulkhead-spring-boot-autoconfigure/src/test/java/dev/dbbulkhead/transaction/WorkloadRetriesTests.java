@@ -63,9 +63,9 @@ class TemplateRetriesTests {
 
         try (ExecutorService callers = Executors.newVirtualThreadPerTaskExecutor()) {
             Future<Integer> first = callers.submit(() -> orders.execute(status ->
-                    transfer(jdbc, 1, 2, attempts, bothHoldTheirFirstRow)));
+                    Deadlocks.transfer(jdbc, "account", 1, 2, attempts, bothHoldTheirFirstRow)));
             Future<Integer> second = callers.submit(() -> reports.execute(status ->
-                    transfer(jdbc, 2, 1, attempts, bothHoldTheirFirstRow)));
+                    Deadlocks.transfer(jdbc, "account", 2, 1, attempts, bothHoldTheirFirstRow)));
 
             assertThat(first.get()).isEqualTo(1);
             assertThat(second.get()).isEqualTo(1);
@@ -111,22 +111,5 @@ class TemplateRetriesTests {
         AdmissionGate gate = new AdmissionGate(workload, GateConfig.builder().maxConcurrent(1).build());
         return new BulkheadTemplate(gate, new DataSourceTransactionManager(pool), new DefaultTransactionDefinition(),
                 TransactionTimeouts.NONE, pool);
-    }
-
-    /**
-     * Moves nothing between two accounts, locking {@code from} then {@code to}; on its first attempt waits until the
-     * other transfer holds its first row too, so that the two lock each other's second row: a deadlock.
-     */
-    private static int transfer(JdbcTemplate jdbc, int from, int to, AtomicInteger attempts, CyclicBarrier barrier) {
-        boolean firstAttempt = attempts.incrementAndGet() <= 2;
-        jdbc.update("UPDATE account SET balance = balance - 0 WHERE id = ?", from);
-        if (firstAttempt) {
-            try {
-                barrier.await(30, TimeUnit.SECONDS);
-            } catch (Exception interruptedOrBroken) {
-                throw new IllegalStateException(interruptedOrBroken);
-            }
-        }
-        return jdbc.update("UPDATE account SET balance = balance + 0 WHERE id = ?", to);
     }
 }
