@@ -11,8 +11,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RetryBudgetConfig {
 
-    /** Default share of first attempts that may be retried: Finagle's 20 %, so retries add at most a fifth to the load. */
-    public static final double DEFAULT_PERCENT_CAN_RETRY = 0.2;
+    /**
+     * Default share of first attempts that may be retried: 10 %, half of Finagle's 20 %, so that with the floor the
+     * offered load stays within 1.2 × the first attempts from 100 first attempts a second up.
+     */
+    public static final double DEFAULT_PERCENT_CAN_RETRY = 0.1;
     /** Default floor: Finagle's 10 retries a second, so a quiet workload can still retry its rare failures. */
     public static final int DEFAULT_MIN_RETRIES_PER_SECOND = 10;
     /** Default window over which first attempts and retries are counted: Finagle's 10 s. */
@@ -47,7 +50,7 @@ public final class RetryBudgetConfig {
         this.backoffCap = builder.backoffCap;
     }
 
-    /** Finagle's defaults: 20 % of first attempts plus 10 retries a second over 10 s; backoff 10 ms to 1 s. */
+    /** 10 % of first attempts plus Finagle's floor of 10 retries a second over 10 s; backoff 10 ms to 1 s. */
     public static RetryBudgetConfig defaults() {
         return DEFAULTS;
     }

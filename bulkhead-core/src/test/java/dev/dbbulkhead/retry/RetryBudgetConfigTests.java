@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 class RetryBudgetConfigTests {
 
     @Test
-    void defaultsAreFinaglesAndTheDocumentedConstants() {
+    void defaultsAreTheDocumentedConstants() {
         RetryBudgetConfig defaults = RetryBudgetConfig.defaults();
 
-        assertThat(defaults.percentCanRetry()).isEqualTo(0.2).isEqualTo(RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY);
+        assertThat(defaults.percentCanRetry()).isEqualTo(0.1).isEqualTo(RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY);
         assertThat(defaults.minRetriesPerSecond()).isEqualTo(10)
                 .isEqualTo(RetryBudgetConfig.DEFAULT_MIN_RETRIES_PER_SECOND);
         assertThat(defaults.window()).isEqualTo(Duration.ofSeconds(10)).isEqualTo(RetryBudgetConfig.DEFAULT_WINDOW);
