@@ -14,6 +14,8 @@ import dev.dbbulkhead.benchmarks.queue.QueueReport;
 import dev.dbbulkhead.benchmarks.queue.QueueScenario;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
+import dev.dbbulkhead.benchmarks.retry.RetryAmplificationReport;
+import dev.dbbulkhead.benchmarks.retry.RetryAmplificationScenario;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +24,8 @@ import java.util.List;
 
 /**
  * The whole benchmark suite, one command:
- * {@code java -jar benchmarks/target/benchmarks.jar [all|gate-cost|overload|isolation|adaptive|queue|path-cost] [--out DIR]
+ * {@code java -jar benchmarks/target/benchmarks.jar
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification] [--out DIR]
  * [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
@@ -35,7 +38,7 @@ public final class BenchmarkSuite {
     }
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
-            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost] [--out DIR] [--quick]"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification] [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
 
@@ -51,7 +54,8 @@ public final class BenchmarkSuite {
         }
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
-        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost").contains(what)
+        if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
+                "retry-amplification").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost").contains(what)) {
             System.err.println(USAGE);
             System.exit(2);
@@ -91,6 +95,12 @@ public final class BenchmarkSuite {
         if (what.equals("all") || what.equals("path-cost")) {
             pathCost.run(out);
             System.out.println("user path cost written to " + out.resolve("path-cost.md"));
+        }
+        if (what.equals("all") || what.equals("retry-amplification")) {
+            RetryAmplificationScenario.Result result = RetryAmplificationScenario.run(quick
+                    ? RetryAmplificationScenario.Timing.QUICK : RetryAmplificationScenario.Timing.FULL);
+            RetryAmplificationReport.write(result, Environment.describe(BenchDatabase.serverVersion()), out);
+            System.out.println("retry amplification written to " + out.resolve("retry-amplification.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 public final class RetryBudgetConfig {
 
     /**
-     * Default share of first attempts that may be retried: 10 %, gRPC's retry-throttling ratio, half Finagle's 20 %, so
-     * that with the floor added retries stay under a fifth of the load from 100 first attempts a second up.
+     * Default share of first attempts that may be retried: 10 %, half of Finagle's 20 %, so that with the floor the
+     * offered load stays within 1.2 × the first attempts from 100 first attempts a second up.
      */
     public static final double DEFAULT_PERCENT_CAN_RETRY = 0.1;
     /** Default floor: Finagle's 10 retries a second, so a quiet workload can still retry its rare failures. */
@@ -50,7 +50,7 @@ public final class RetryBudgetConfig {
         this.backoffCap = builder.backoffCap;
     }
 
-    /** The defaults: 10 % of first attempts plus 10 retries a second over 10 s; backoff 10 ms to 1 s. */
+    /** 10 % of first attempts plus Finagle's floor of 10 retries a second over 10 s; backoff 10 ms to 1 s. */
     public static RetryBudgetConfig defaults() {
         return DEFAULTS;
     }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class RetryBudgetConfigTests {
 
     @Test
-    void defaultsAreFinaglesAndTheDocumentedConstants() {
+    void defaultsAreTheDocumentedConstants() {
         RetryBudgetConfig defaults = RetryBudgetConfig.defaults();
 
         assertThat(defaults.percentCanRetry()).isEqualTo(0.1).isEqualTo(RetryBudgetConfig.DEFAULT_PERCENT_CAN_RETRY);

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -49,6 +50,15 @@ public final class BenchDatabase {
     /** The schema of the accounts table, for applications that build their own pools on it. */
     public TestDatabase database() {
         return database;
+    }
+
+    /** Spring Boot's {@code spring.datasource} properties for a pool on {@code database}'s schema. */
+    public static Map<String, Object> bootDataSource(TestDatabase database) {
+        return Map.of(
+                "spring.datasource.url", database.server().jdbcUrl(),
+                "spring.datasource.username", database.server().username(),
+                "spring.datasource.password", database.server().password(),
+                "spring.datasource.hikari.schema", database.schema());
     }
 
     /** One of the accounts, chosen at random. */

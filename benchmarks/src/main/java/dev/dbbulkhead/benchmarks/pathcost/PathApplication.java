@@ -1,8 +1,10 @@
 package dev.dbbulkhead.benchmarks.pathcost;
 
+import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.function.IntToLongFunction;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -46,11 +48,8 @@ public final class PathApplication implements AutoCloseable {
     /** The same with {@code additions} registered beside the path's configuration: for checks that watch the path. */
     static PathApplication start(UserPath path, TestDatabase database, Class<?>... additions) {
         AnnotationConfigApplicationContext context = new AnnotationConfigApplicationContext();
-        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("path-cost", Map.ofEntries(
-                Map.entry("spring.datasource.url", database.server().jdbcUrl()),
-                Map.entry("spring.datasource.username", database.server().username()),
-                Map.entry("spring.datasource.password", database.server().password()),
-                Map.entry("spring.datasource.hikari.schema", database.schema()),
+        Map<String, Object> properties = new HashMap<>(BenchDatabase.bootDataSource(database));
+        properties.putAll(Map.ofEntries(
                 Map.entry("spring.datasource.hikari.pool-name", "path-" + path.name().toLowerCase()),
                 Map.entry("spring.datasource.hikari.maximum-pool-size", WIDTH),
                 Map.entry("spring.datasource.hikari.minimum-idle", WIDTH),
@@ -60,7 +59,8 @@ public final class PathApplication implements AutoCloseable {
                 Map.entry("db.bulkhead.workloads.orders.queue-wait", LONGEST_WAIT.toMillis() + "ms"),
                 Map.entry("resilience4j.bulkhead.instances.orders.max-concurrent-calls", WIDTH),
                 Map.entry("resilience4j.bulkhead.instances.orders.max-wait-duration",
-                        LONGEST_WAIT.toMillis() + "ms"))));
+                        LONGEST_WAIT.toMillis() + "ms")));
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("path-cost", properties));
         context.register(path.configuration());
         if (additions.length > 0) {
             context.register(additions);
