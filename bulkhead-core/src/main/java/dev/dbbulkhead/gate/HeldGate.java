@@ -50,6 +50,13 @@ final class HeldGate {
      */
     private boolean hasRequestDeadline;
     private long requestDeadlineNanos;
+    /**
+     * Whether the permit this thread holds has a deadline, and when it runs out: what a pool reads to bound its wait
+     * for a connection ({@link AdmissionGate#currentPermitRemainingNanos()}). Set only by admissions with a deadline
+     * and cleared only by their release, so that neither the fast path nor a release without one touches it.
+     */
+    private boolean permitHasDeadline;
+    private long permitDeadlineNanos;
 
     HeldGate() {
     }
@@ -73,6 +80,26 @@ final class HeldGate {
         admissions++;
         gate = holder;
         return permit;
+    }
+
+    /** Records that this thread now holds {@code permit} of {@code holder}, whose deadline is {@code deadlineNanos}. */
+    Permit holdUntil(AdmissionGate holder, Permit permit, long deadlineNanos) {
+        permitDeadlineNanos = deadlineNanos;
+        permitHasDeadline = true;
+        return hold(holder, permit);
+    }
+
+    /** Records that the permit with a deadline this thread held is given back. */
+    void forgetPermitDeadline() {
+        permitHasDeadline = false;
+    }
+
+    /**
+     * What is left of the deadline of the permit this thread holds, zero or negative once spent;
+     * {@link Permit#NO_DEADLINE} when it holds none with a deadline.
+     */
+    long permitRemainingNanos() {
+        return permitHasDeadline ? permitDeadlineNanos - System.nanoTime() : Permit.NO_DEADLINE;
     }
 
     /** Records that this thread holds no permit. */

@@ -12,15 +12,25 @@ import javax.sql.DataSource;
  * A data source that looks at every request for a connection before it hands it to the one it decorates, and is
  * that one in everything else: its log writer, login timeout and logger, and {@link #unwrap} reaching it and what it
  * wraps, so that code looking for the pool's own class (a {@code HikariDataSource}, say) through {@code unwrap} finds
- * it. Subclasses say what the look is.
+ * it. Subclasses say what the look is; a {@link ConnectionRequest} says how the target is asked.
  */
 public abstract class DataSourceDecorator implements DataSource {
 
     private final DataSource target;
+    private final ConnectionRequest request;
 
-    /** @param target the data source the connections come from */
+    /** @param target the data source the connections come from, asked {@link ConnectionRequest#PLAIN}ly */
     protected DataSourceDecorator(DataSource target) {
+        this(target, ConnectionRequest.PLAIN);
+    }
+
+    /**
+     * @param target  the data source the connections come from
+     * @param request how {@link #getConnection()} asks it, once {@link #beforeConnection()} has let the request pass
+     */
+    protected DataSourceDecorator(DataSource target, ConnectionRequest request) {
         this.target = Objects.requireNonNull(target, "target");
+        this.request = Objects.requireNonNull(request, "request");
     }
 
     /** The data source the connections come from. */
@@ -36,10 +46,14 @@ public abstract class DataSourceDecorator implements DataSource {
      */
     protected abstract void beforeConnection() throws SQLException;
 
+    /**
+     * Runs {@link #beforeConnection()}, then returns the connection the target hands to this decorator's
+     * {@link ConnectionRequest}; throws what either throws.
+     */
     @Override
     public final Connection getConnection() throws SQLException {
         beforeConnection();
-        return target.getConnection();
+        return request.connect(target);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.dbbulkhead.jdbc.ungated;
 
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.jdbc.ConnectionRequest;
 import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import java.sql.SQLException;
 import java.util.Objects;
@@ -22,7 +23,16 @@ public final class WatchedDataSource extends DataSourceDecorator {
      * @param detector its record of borrows outside every gate
      */
     public WatchedDataSource(DataSource pool, UngatedConnectionDetector detector) {
-        super(pool);
+        this(pool, detector, ConnectionRequest.PLAIN);
+    }
+
+    /**
+     * @param pool     the pool the gates admit to
+     * @param detector its record of borrows outside every gate
+     * @param request  how the pool is asked for a connection once the watch has let the request pass
+     */
+    public WatchedDataSource(DataSource pool, UngatedConnectionDetector detector, ConnectionRequest request) {
+        super(pool, request);
         this.detector = Objects.requireNonNull(detector, "detector");
     }
 
