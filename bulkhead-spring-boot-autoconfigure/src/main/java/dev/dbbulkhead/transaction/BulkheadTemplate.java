@@ -128,8 +128,11 @@ public class BulkheadTemplate {
      *       suppressed (where {@link TransactionTemplate} would throw the rollback failure instead);</li>
      *   <li>{@link DeadlineExceededException}, after rollback, when a statement timeout or transaction timeout
      *       ended the work (or its flush at commit) once the deadline was spent; the timeout is its cause;</li>
-     *   <li>a {@link TransactionException} when the transaction could not begin (no connection: the callback
-     *       did not run);</li>
+     *   <li>{@link DeadlineExceededException}, before any transaction began, when the deadline ended the wait for a
+     *       connection of a HikariCP pool ({@link DeadlinePoolWait}); what the transaction manager threw is its
+     *       cause, HikariCP's timeout in its chain;</li>
+     *   <li>a {@link TransactionException} when the transaction could not begin otherwise (no connection within the
+     *       pool's own timeout, say: the callback did not run);</li>
      *   <li>the exception Spring's commit threw, unchanged, when the transaction rolled back before the JDBC
      *       commit was sent — the flush failed (an {@code ObjectOptimisticLockingFailureException}, a statement or
      *       lock timeout under JPA), or a {@code beforeCommit} callback threw — or when the database refused the
@@ -152,9 +155,9 @@ public class BulkheadTemplate {
      * {@link #execute(TransactionCallback)} within a deadline for this call: one budget from entering the gate to
      * the end of the transaction, the smaller of {@code deadline} and the workload's own. The queue wait is taken
      * off it; a budget spent before execution starts is a {@link BulkheadRejectedException} with reason
-     * {@code QUEUE_TIMEOUT} that never touches the pool; what remains becomes the transaction's timeout (Spring
-     * applies it to JDBC statements) and caps PostgreSQL's {@code statement_timeout}. Returns and fails the same
-     * ways otherwise.
+     * {@code QUEUE_TIMEOUT} that never touches the pool; what remains bounds the wait for a connection of a watched
+     * HikariCP pool ({@link DeadlinePoolWait}), becomes the transaction's timeout (Spring applies it to JDBC
+     * statements) and caps PostgreSQL's {@code statement_timeout}. Returns and fails the same ways otherwise.
      *
      * @param deadline the budget of this call, positive; {@code null} for the workload's own only
      */
@@ -191,7 +194,13 @@ public class BulkheadTemplate {
      * failure is never replaced by a symptom of the broken connection.
      */
     private <T extends @Nullable Object> T inTransaction(Permit permit, TransactionCallback<T> action) {
-        TransactionStatus status = transactionManager.getTransaction(definition);
+        TransactionStatus status;
+        try {
+            status = transactionManager.getTransaction(definition);
+        } catch (RuntimeException noTransaction) {
+            SpentDeadlines.rethrowIfPoolWaitEnded(permit, noTransaction);
+            throw noTransaction;
+        }
         permit.transactionBegan();
         BoundConnectionTimeouts bound = boundConnectionTimeouts;
         if (bound != null && (!timeouts.isEmpty() || permit.remainingNanos() != Permit.NO_DEADLINE)) {

@@ -4,6 +4,7 @@ import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
 import dev.dbbulkhead.jdbc.ungated.WatchedDataSource;
+import dev.dbbulkhead.transaction.DeadlinePoolWait;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,13 +34,17 @@ public final class WatchedPools {
         this.listener = Objects.requireNonNull(listener, "listener");
     }
 
-    /** Watches {@code pool}, the DataSource bean {@code beanName}; returns what the application should use instead. */
+    /**
+     * Watches {@code pool}, the DataSource bean {@code beanName}; returns what the application should use instead. The
+     * watch also asks a HikariCP pool for connections within the deadline of the asking thread's permit
+     * ({@link DeadlinePoolWait}): the one decoration of the bean, which {@code mode=off} leaves as it is.
+     */
     public DataSource watch(String beanName, DataSource pool) {
         if (!watching || pool instanceof WatchedDataSource) {
             return pool;
         }
-        return pools.computeIfAbsent(beanName,
-                name -> new WatchedDataSource(pool, new UngatedConnectionDetector(name, settings, listener)));
+        return pools.computeIfAbsent(beanName, name -> new WatchedDataSource(pool,
+                new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool)));
     }
 
     /** The detectors of the pools watched, by bean name. */
