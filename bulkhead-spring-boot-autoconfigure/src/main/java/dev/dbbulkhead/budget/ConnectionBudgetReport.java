@@ -63,8 +63,11 @@ public record ConnectionBudgetReport(List<PoolBudget> pools, List<FleetBudget> f
                 findings.add(new BudgetFinding(Kind.DEADLINE_SHORTER_THAN_POOL_WAIT, "workload '"
                         + workload.workload() + "' has a deadline of " + workload.deadline().toMillis() + " ms, but its"
                         + " pool '" + pool.name() + "' waits up to " + pool.connectionTimeout().toMillis() + " ms for a"
-                        + " connection: an operation out of budget can still wait that long in the pool. Set the"
-                        + " pool's connection timeout (at least 250 ms for HikariCP) to at most the deadline."));
+                        + " connection. The deadline bounds that wait in a watched HikariCP pool running normally;"
+                        + " an operation out of budget can still wait that long in any other (ungated.mode=off, a"
+                        + " workload naming only a transaction-manager, another pool, a suspended pool, the first"
+                        + " borrow of a lazy one). To bound those too, set the pool's connection timeout (at least"
+                        + " 250 ms for HikariCP) to at most the deadline."));
             }
         }
         long gated = budget.gatedConcurrency();
