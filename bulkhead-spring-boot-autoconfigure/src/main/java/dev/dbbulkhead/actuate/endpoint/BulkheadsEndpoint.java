@@ -56,6 +56,7 @@ public class BulkheadsEndpoint {
     private final @Nullable ObjectProvider<FleetMembership> fleet;
     private final AdaptiveLimits adaptiveLimits;
     private final @Nullable ObjectProvider<WatchedPools> ungated;
+    private final @Nullable RequestDeadlineDescriptor requestDeadline;
 
     /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
@@ -82,6 +83,21 @@ public class BulkheadsEndpoint {
                              ObjectProvider<ConnectionBudgetCheck> budgetCheck,
                              @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
                              @Nullable ObjectProvider<WatchedPools> ungated) {
+        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, null);
+    }
+
+    /**
+     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
+     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
+     * @param requestDeadline how requests get their deadlines; null when they get none
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
+                             @Nullable ObjectProvider<WatchedPools> ungated,
+                             @Nullable RequestDeadlineDescriptor requestDeadline) {
+        this.requestDeadline = requestDeadline;
         this.registry = registry;
         this.totals = totals;
         this.beanFactory = beanFactory;
@@ -98,7 +114,7 @@ public class BulkheadsEndpoint {
         for (String name : registry.names()) {
             workloads.put(name, describe(registry.template(name)));
         }
-        return new BulkheadsDescriptor(workloads, budget(), fleet(), ungated());
+        return new BulkheadsDescriptor(workloads, budget(), fleet(), ungated(), requestDeadline);
     }
 
     /** One workload; none (HTTP 404) for an unknown name. */
@@ -220,16 +236,30 @@ public class BulkheadsEndpoint {
      * @param budget    the budget check's findings and fleet arithmetic as of now; null when it did not run
      * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
      * @param ungated   connections borrowed outside every gate, per pool watched; null when nothing watches them
+     * @param requestDeadline how HTTP requests get their deadlines; null when they get none
      */
     public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
-                                      @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated)
+                                      @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated,
+                                      @Nullable RequestDeadlineDescriptor requestDeadline)
             implements OperationResponseBody {
 
-        /** An answer without the ungated section. */
+        /** An answer without the ungated and request deadline sections. */
         public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
                                    @Nullable FleetDescriptor fleet) {
-            this(workloads, budget, fleet, null);
+            this(workloads, budget, fleet, null, null);
         }
+    }
+
+    /**
+     * How HTTP requests get their deadlines ({@code db.bulkhead.request-deadline.*}).
+     *
+     * @param headers the headers that carry a caller's budget, by name, with their format ({@code grpc-timeout} or
+     *                {@code milliseconds})
+     * @param budget  the application's budget of a request no path budget matches (ISO-8601); null for none
+     * @param paths   the budgets by path pattern, in the order they are tried (ISO-8601)
+     */
+    public record RequestDeadlineDescriptor(Map<String, String> headers, @Nullable String budget,
+                                            Map<String, String> paths) {
     }
 
     /**

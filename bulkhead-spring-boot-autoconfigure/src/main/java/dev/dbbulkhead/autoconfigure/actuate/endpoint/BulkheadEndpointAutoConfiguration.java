@@ -4,6 +4,7 @@ import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpointWebExtension;
 import dev.dbbulkhead.actuate.endpoint.WorkloadTotals;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
@@ -11,6 +12,11 @@ import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -37,13 +43,32 @@ public final class BulkheadEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    BulkheadsEndpoint bulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals,
+    BulkheadsEndpoint bulkheadsEndpoint(BulkheadProperties properties, BulkheadRegistry registry, WorkloadTotals totals,
                                         ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
                                         ObjectProvider<FleetMembership> fleet,
                                         ObjectProvider<AdaptiveLimits> adaptiveLimits,
                                         ObjectProvider<WatchedPools> ungated) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
-                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated);
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated,
+                requestDeadline(properties.getRequestDeadline()));
+    }
+
+    /** What the configuration says of request deadlines; null when requests get none. */
+    private static BulkheadsEndpoint.@Nullable RequestDeadlineDescriptor requestDeadline(
+            BulkheadProperties.RequestDeadline configured) {
+        Duration budget = configured.getBudget();
+        if (configured.getHeaders().isEmpty() && budget == null && configured.getPaths().isEmpty()) {
+            return null;
+        }
+        Map<String, String> headers = new LinkedHashMap<>();
+        configured.getHeaders().forEach((name, format) -> headers.put(name, format.name().toLowerCase(Locale.ROOT)
+                .replace('_', '-')));
+        Map<String, String> paths = new LinkedHashMap<>();
+        for (BulkheadProperties.PathBudget path : configured.getPaths()) {
+            paths.put(String.valueOf(path.getPattern()), String.valueOf(path.getBudget()));
+        }
+        return new BulkheadsEndpoint.RequestDeadlineDescriptor(headers, budget == null ? null : budget.toString(),
+                paths);
     }
 
     @Bean

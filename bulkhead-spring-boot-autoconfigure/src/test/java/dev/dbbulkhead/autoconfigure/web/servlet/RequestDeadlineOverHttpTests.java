@@ -40,7 +40,8 @@ import org.springframework.web.bind.annotation.RestController;
                 "db.bulkhead.request-deadline.budget=300ms",
                 "db.bulkhead.workloads.orders.max-concurrent=1", "db.bulkhead.workloads.orders.max-queued=1",
                 "db.bulkhead.workloads.orders.queue-wait=1m", "db.bulkhead.workloads.orders.statement-timeout=10s",
-                "db.bulkhead.workloads.plain.max-concurrent=1"})
+                "db.bulkhead.workloads.plain.max-concurrent=1",
+                "management.endpoints.web.exposure.include=dbbulkheads"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class RequestDeadlineOverHttpTests {
 
@@ -74,6 +75,19 @@ class RequestDeadlineOverHttpTests {
             assertThat(statementTimeout).as("never more than the operation before").isLessThanOrEqualTo(previousTimeout);
             previousTimeout = statementTimeout;
         }
+    }
+
+    @Test
+    void theEndpointShowsHowRequestsGetTheirDeadlinesAndEachWorkloadsRetries() throws Exception {
+        HttpResponse<String> response = get("/actuator/dbbulkheads", null);
+
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(response.body())
+                .contains("\"requestDeadline\":{\"headers\":{\"grpc-timeout\":\"grpc-timeout\"},\"budget\":\"PT0.3S\","
+                        + "\"paths\":{}}")
+                .as("no retries of its own, and the default budget: its floor of 10 a second over 10 s to grant")
+                .contains("\"retry\":{\"maxAttempts\":1,\"percentCanRetry\":0.1,\"minRetriesPerSecond\":10,"
+                        + "\"window\":\"PT10S\",\"granted\":0,\"refused\":0,\"balance\":100}");
     }
 
     @Test
