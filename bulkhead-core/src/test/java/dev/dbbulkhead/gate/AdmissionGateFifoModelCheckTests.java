@@ -55,6 +55,7 @@ public class AdmissionGateFifoModelCheckTests {
 
     @Validate
     public void everyPermitIsBack() {
+        GateModelSteps.checkNoRuleBroken();
         check(gate.active() == 0 && gate.waiting() == 0 && gate.queueLength() == 0, "gate not idle: " + gate);
     }
 

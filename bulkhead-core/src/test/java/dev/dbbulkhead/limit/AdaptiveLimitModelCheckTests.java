@@ -80,6 +80,7 @@ public class AdaptiveLimitModelCheckTests {
 
     @Validate
     public void everyPermitIsBackAndTheLimitsLastChangeIsInForce() {
+        GateModelSteps.checkNoRuleBroken();
         GateConfig config = gate.config();
         check(config.maxConcurrent() == limit.snapshot().concurrent()
                         && config.maxConcurrent() == limits.lastMaxConcurrent() && config.maxQueued() == QUEUED,
