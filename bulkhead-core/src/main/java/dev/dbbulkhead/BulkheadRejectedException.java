@@ -51,6 +51,10 @@ public class BulkheadRejectedException extends RejectedExecutionException {
             case INTERRUPTED -> "Bulkhead '" + workload + "': interrupted while waiting for an execution permit";
             case INSUFFICIENT_TIME -> "Bulkhead '" + workload + "': less of the deadline was left than its operations"
                     + " usually take; refused before it could time out in the database";
+            case SHED_BY_CRITICALITY -> "Bulkhead '" + workload + "': only places held back for more critical work"
+                    + " were left; refused at once";
+            case OVER_FAIR_SHARE -> "Bulkhead '" + workload + "': the operation's key already had its fair share of"
+                    + " the places while other keys asked for theirs; refused at once";
         };
     }
 

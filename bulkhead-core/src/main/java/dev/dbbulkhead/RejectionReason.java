@@ -18,15 +18,32 @@ public enum RejectionReason {
      * entry or once it had its execution permit. Not overload: the caller's time, not the database's capacity, ran
      * short.
      */
-    INSUFFICIENT_TIME;
+    INSUFFICIENT_TIME,
 
-    /** The metric tag value: {@code full}, {@code timeout}, {@code interrupted} or {@code insufficient_time}. */
+    /**
+     * Places were left, but only places held back for more critical work ({@link dev.dbbulkhead.gate.Criticality}):
+     * refused at once, without waiting, so that the overload is absorbed by the least critical work first.
+     */
+    SHED_BY_CRITICALITY,
+
+    /**
+     * The operation's key (its tenant) already had its fair share of the workload's places, while other keys asked
+     * for theirs: refused at once, without waiting, so that one key cannot take the places of the others.
+     */
+    OVER_FAIR_SHARE;
+
+    /**
+     * The metric tag value: {@code full}, {@code timeout}, {@code interrupted}, {@code insufficient_time},
+     * {@code criticality} or {@code fair_share}.
+     */
     public String tagValue() {
         return switch (this) {
             case ADMISSION_FULL -> "full";
             case QUEUE_TIMEOUT -> "timeout";
             case INTERRUPTED -> "interrupted";
             case INSUFFICIENT_TIME -> "insufficient_time";
+            case SHED_BY_CRITICALITY -> "criticality";
+            case OVER_FAIR_SHARE -> "fair_share";
         };
     }
 }

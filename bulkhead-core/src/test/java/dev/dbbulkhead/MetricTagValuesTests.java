@@ -11,7 +11,8 @@ class MetricTagValuesTests {
     @Test
     void rejectionReasonsAndOutcomesHaveTheTagValuesOfTheSpecification() {
         assertThat(Arrays.stream(RejectionReason.values()).map(RejectionReason::tagValue))
-                .containsExactly("full", "timeout", "interrupted", "insufficient_time");
+                .containsExactly("full", "timeout", "interrupted", "insufficient_time", "criticality",
+                        "fair_share");
         assertThat(Arrays.stream(ExecutionOutcome.values()).map(ExecutionOutcome::tagValue))
                 .containsExactly("committed", "rolled_back", "failed", "unknown");
     }

@@ -40,6 +40,24 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
         SHED
     }
 
+    /** How an admission under {@link AdmissionRules} ended: admitted to run or to wait, or refused by which rule. */
+    enum Entry {
+        /** Admitted and running. */
+        RUNNING,
+        /** Admitted as a waiter. */
+        WAITING,
+        /** All {@code B + Q} places are taken. */
+        FULL,
+        /** Places are left, only places held back for more critical work. */
+        RESERVED,
+        /** The operation's key holds its fair share ({@link KeyTable}); the counts were not touched. */
+        OVER_SHARE;
+
+        boolean admitted() {
+            return this == RUNNING || this == WAITING;
+        }
+    }
+
     /** Never serialized: the synchronizer is serializable only because its JDK superclass is. */
     private transient volatile GateConfig limits;
 
@@ -95,6 +113,33 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
             }
             if (compareAndSetState(word, word + ONE_ADMITTED)) {
                 return true;
+            }
+        }
+    }
+
+    /**
+     * The slow path's admission under {@code rules}: as {@link #tryRunAtOnce()} and then {@link #tryJoinQueue()}
+     * would, in one compare-and-set, but only while fewer than the ceiling of {@code criticality} are admitted — so a
+     * place held back for more critical work is never taken, even by a racing admission. The fast path never calls it.
+     *
+     * @return {@link Entry#RUNNING} or {@link Entry#WAITING} when admitted; {@link Entry#FULL} or
+     *         {@link Entry#RESERVED} with nothing changed
+     */
+    final Entry tryEnter(AdmissionRules rules, Criticality criticality) {
+        while (true) {
+            long word = getState();
+            GateConfig now = limits;
+            int admitted = admitted(word);
+            int running = running(word);
+            if (admitted >= now.maxAdmitted()) {
+                return Entry.FULL;
+            }
+            if (admitted >= rules.admittedCeiling(criticality, now.maxAdmitted())) {
+                return Entry.RESERVED;
+            }
+            boolean runNow = admitted == running && running < now.maxConcurrent();
+            if (compareAndSetState(word, word + (runNow ? ONE_OPERATION : ONE_ADMITTED))) {
+                return runNow ? Entry.RUNNING : Entry.WAITING;
             }
         }
     }

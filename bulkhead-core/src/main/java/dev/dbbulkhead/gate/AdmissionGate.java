@@ -61,6 +61,15 @@ public final class AdmissionGate {
     private final boolean captureStackTrace;
     private final GateListener listener;
     private final boolean timed;
+    /** The admission rules, or {@code null} when the configuration has none: then nothing here reads them. */
+    private final @Nullable AdmissionRules rules;
+    /** The keys' counters, when the rules hold keys to fair shares. */
+    private final @Nullable KeyTable keys;
+    /**
+     * Nobody to tell and no rule to apply: the one flag the fast path of {@link #acquire()} reads, so that a gate with
+     * rules costs a gate without them nothing — the rules are applied on the slow path only.
+     */
+    private final boolean plain;
     /** Serializes resizes with each other only; admissions and releases never take it. */
     private final ReentrantLock resizeLock = new ReentrantLock();
 
@@ -95,6 +104,10 @@ public final class AdmissionGate {
                 ? CoDelCounts.create(config, queueClock) : new AdmissionCounts(config);
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
+        AdmissionRules configured = config.admissionRules();
+        this.rules = configured.isNone() ? null : configured;
+        this.keys = configured.isNone() || !configured.fairShares() ? null : new KeyTable(configured.keySlots());
+        this.plain = !timed && rules == null;
         this.queueWaitNanos = config.queueWait().toNanos();
         this.captureStackTrace = config.captureStackTrace();
     }
@@ -142,6 +155,11 @@ public final class AdmissionGate {
      *       (connection cleanup included) has ended;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL} at once
      *       when all B + Q admission permits are taken and the thread is not interrupted; nothing is held;</li>
+     *   <li>with {@link AdmissionRules}, {@link BulkheadRejectedException}
+     *       {@link RejectionReason#SHED_BY_CRITICALITY SHED_BY_CRITICALITY} at once when places are left but only
+     *       places held back for more critical work than the {@link OperationClass} bound to the thread (none bound
+     *       is {@link Criticality#DEFAULT}), and {@link RejectionReason#OVER_FAIR_SHARE OVER_FAIR_SHARE} at once when
+     *       the bound key already holds its fair share while other keys ask for theirs; nothing is held;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>
@@ -178,8 +196,8 @@ public final class AdmissionGate {
         if (held.hasRequestDeadline()) {
             return admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
         }
-        if (!timed && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
-            // The fast path: nobody to tell, nothing to time, one compare-and-set taken.
+        if (plain && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
+            // The fast path: nobody to tell, nothing to time, no rule to apply, one compare-and-set taken.
             return held.hold(this, new Permit(this, held, 0L, 0L, false));
         }
         return admitAndWait(held, queueWaitNanos, 0L, false);
@@ -248,6 +266,9 @@ public final class AdmissionGate {
         }
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
+        if (rules != null) {
+            return admitUnderRules(held, rules, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        }
         boolean running = counts.tryRunAtOnce();
         if (!running && abandoned.giveBackPlacesOfEndedOwners()) {
             // A permit whose owner thread ended without closing it held a place; it is back: ask again.
@@ -256,7 +277,42 @@ public final class AdmissionGate {
         if (!running && !counts.tryJoinQueue()) {
             throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
-        return waitToRun(held, running, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /**
+     * {@link #admitAndWait} for a gate with rules: admits the operation of the thread's {@link OperationClass} within
+     * the places its criticality may take and its key's share, or refuses it at once, nothing held, for the rule
+     * that refused it. Without a key the share does not apply, and no lock is taken.
+     */
+    private Permit admitUnderRules(HeldGate held, AdmissionRules rules, long waitStart, long maxWaitNanos,
+                                   long deadlineNanos, boolean hasDeadline) {
+        OperationClass operation = held.operationClass();
+        Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
+        String key = keys == null || operation == null ? null : operation.keyOrNull();
+        AdmissionCounts.Entry entry = enterUnderRules(rules, criticality, key);
+        if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
+            // A permit whose owner thread ended without closing it held a place, maybe of this key: ask again.
+            entry = enterUnderRules(rules, criticality, key);
+        }
+        if (!entry.admitted()) {
+            throw rejected(switch (entry) {
+                case RESERVED -> RejectionReason.SHED_BY_CRITICALITY;
+                case OVER_SHARE -> RejectionReason.OVER_FAIR_SHARE;
+                default -> RejectionReason.ADMISSION_FULL;
+            }, GateListener.NEVER_ADMITTED);
+        }
+        int keySlot = key == null ? 0 : Objects.requireNonNull(keys).slotOf(key) + 1;
+        return waitToRun(held, entry == AdmissionCounts.Entry.RUNNING, keySlot, waitStart, maxWaitNanos,
+                deadlineNanos, hasDeadline);
+    }
+
+    private AdmissionCounts.Entry enterUnderRules(AdmissionRules rules, Criticality criticality, @Nullable String key) {
+        if (key == null) {
+            return counts.tryEnter(rules, criticality);
+        }
+        KeyTable table = Objects.requireNonNull(keys);
+        return table.admit(table.slotOf(key), rules.weightOf(key), counts, rules, criticality);
     }
 
     /**
@@ -264,7 +320,7 @@ public final class AdmissionGate {
      * gives back what it took. Kept apart so that {@link #admitAndWait} stays small enough to be inlined, and an
      * immediate refusal is thrown and caught in one compiled frame.
      */
-    private Permit waitToRun(HeldGate held, boolean runningAlready, long waitStart, long maxWaitNanos,
+    private Permit waitToRun(HeldGate held, boolean runningAlready, int keySlot, long waitStart, long maxWaitNanos,
                              long deadlineNanos, boolean hasDeadline) {
         boolean clocked = timed || hasDeadline;
         boolean running = runningAlready;
@@ -287,7 +343,7 @@ public final class AdmissionGate {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
             } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
-                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline);
+                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, keySlot);
                 Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
                 listener.onAdmitted(workload, waitedNanos);
                 handedOut = true;
@@ -306,6 +362,9 @@ public final class AdmissionGate {
                 } else {
                     counts.leaveQueue();
                 }
+                if (keySlot != 0) {
+                    leaveKeySlot(keySlot);
+                }
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -319,10 +378,14 @@ public final class AdmissionGate {
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, ExecutionOutcome outcome,
+    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, int keySlot, ExecutionOutcome outcome,
                  long transactionNanos, @Nullable Throwable transactionFailure) {
         held.clear();
         counts.finishRunning();
+        if (keySlot != 0) {
+            // Before the listener hears of it: every place, the key's too, is back when it is told.
+            leaveKeySlot(keySlot);
+        }
         long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
         if (hadDeadline) {
             held.forgetPermitDeadline();
@@ -335,6 +398,21 @@ public final class AdmissionGate {
             }
             listener.onReleased(workload, outcome, heldNanos);
         }
+    }
+
+    /** Gives back the key's place of an operation counted in slot {@code keySlot - 1}. */
+    private void leaveKeySlot(int keySlot) {
+        Objects.requireNonNull(keys, "a key slot without a key table").leave(keySlot - 1);
+    }
+
+    /** The key table, when the rules hold keys to fair shares; for tests and model checks. */
+    @Nullable KeyTable keyTable() {
+        return keys;
+    }
+
+    /** Whether {@link #acquire()} may take its fast path: no listener and no admission rules. */
+    boolean hasFastPath() {
+        return plain;
     }
 
     /** Whether a listener is told of this gate's decisions: without one, nothing on its path takes a time stamp. */

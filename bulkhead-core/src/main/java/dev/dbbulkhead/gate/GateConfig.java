@@ -26,6 +26,9 @@ public final class GateConfig {
     /** Default interval of the CoDel discipline: CoDel's and folly's 100 ms. */
     public static final Duration DEFAULT_QUEUE_INTERVAL = Duration.ofMillis(100);
 
+    /** Default admission rules: none, so that the gate keeps its fast path and admits as it always has. */
+    public static final AdmissionRules DEFAULT_ADMISSION_RULES = AdmissionRules.none();
+
     private static final GateConfig DEFAULTS = builder().build();
 
     private final int maxConcurrent;
@@ -35,6 +38,7 @@ public final class GateConfig {
     private final QueueDiscipline queueDiscipline;
     private final Duration queueTargetDelay;
     private final Duration queueInterval;
+    private final AdmissionRules admissionRules;
 
     private GateConfig(Builder builder) {
         this.maxConcurrent = builder.maxConcurrent;
@@ -44,6 +48,7 @@ public final class GateConfig {
         this.queueDiscipline = builder.queueDiscipline;
         this.queueTargetDelay = builder.queueTargetDelay;
         this.queueInterval = builder.queueInterval;
+        this.admissionRules = builder.admissionRules;
     }
 
     /** The defaults: {@value #DEFAULT_MAX_CONCURRENT} concurrent, {@value #DEFAULT_MAX_QUEUED} queued, no wait. */
@@ -65,7 +70,8 @@ public final class GateConfig {
                 .captureStackTrace(captureStackTrace)
                 .queueDiscipline(queueDiscipline)
                 .queueTargetDelay(queueTargetDelay)
-                .queueInterval(queueInterval);
+                .queueInterval(queueInterval)
+                .admissionRules(admissionRules);
     }
 
     /** B: operations that may run at once, from requesting the connection to its cleanup. */
@@ -108,6 +114,14 @@ public final class GateConfig {
         return queueInterval;
     }
 
+    /**
+     * Who gets the places when not everyone can: criticality reserves and fair shares between keys. Fixed when the
+     * gate is built, as the queue discipline is; a resize keeps them, and applies them to the new limits.
+     */
+    public AdmissionRules admissionRules() {
+        return admissionRules;
+    }
+
     @Override
     public boolean equals(@Nullable Object other) {
         return other instanceof GateConfig that
@@ -117,13 +131,14 @@ public final class GateConfig {
                 && captureStackTrace == that.captureStackTrace
                 && queueDiscipline == that.queueDiscipline
                 && queueTargetDelay.equals(that.queueTargetDelay)
-                && queueInterval.equals(that.queueInterval);
+                && queueInterval.equals(that.queueInterval)
+                && admissionRules.equals(that.admissionRules);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(maxConcurrent, maxQueued, queueWait, captureStackTrace, queueDiscipline,
-                queueTargetDelay, queueInterval);
+                queueTargetDelay, queueInterval, admissionRules);
     }
 
     @Override
@@ -131,7 +146,8 @@ public final class GateConfig {
         return "GateConfig[maxConcurrent=" + maxConcurrent + ", maxQueued=" + maxQueued
                 + ", queueWait=" + queueWait + ", captureStackTrace=" + captureStackTrace
                 + ", queueDiscipline=" + queueDiscipline + ", queueTargetDelay=" + queueTargetDelay
-                + ", queueInterval=" + queueInterval + "]";
+                + ", queueInterval=" + queueInterval
+                + (admissionRules.isNone() ? "" : ", admissionRules=" + admissionRules) + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -144,6 +160,7 @@ public final class GateConfig {
         private QueueDiscipline queueDiscipline = DEFAULT_QUEUE_DISCIPLINE;
         private Duration queueTargetDelay = DEFAULT_QUEUE_TARGET_DELAY;
         private Duration queueInterval = DEFAULT_QUEUE_INTERVAL;
+        private AdmissionRules admissionRules = DEFAULT_ADMISSION_RULES;
 
         private Builder() {
         }
@@ -191,6 +208,15 @@ public final class GateConfig {
         /** Positive, and representable in nanoseconds. */
         public Builder queueInterval(Duration queueInterval) {
             this.queueInterval = GateRanges.requirePositive("queueInterval", queueInterval);
+            return this;
+        }
+
+        /** Criticality reserves and fair shares (default {@link AdmissionRules#none()}). */
+        public Builder admissionRules(AdmissionRules admissionRules) {
+            if (admissionRules == null) {
+                throw new IllegalArgumentException("admissionRules must be rules or AdmissionRules.none(), was null");
+            }
+            this.admissionRules = admissionRules;
             return this;
         }
 

@@ -57,6 +57,11 @@ final class HeldGate {
      */
     private boolean permitHasDeadline;
     private long permitDeadlineNanos;
+    /**
+     * The {@link OperationClass} bound to this thread, read only by gates with {@link AdmissionRules}. Written and
+     * read by this thread only; never passed to a forked thread, as the deadline is not.
+     */
+    private @Nullable OperationClass operationClass;
 
     HeldGate() {
     }
@@ -172,6 +177,16 @@ final class HeldGate {
     void requestDeadline(boolean bound, long deadlineNanos) {
         hasRequestDeadline = bound;
         requestDeadlineNanos = deadlineNanos;
+    }
+
+    /** The operation class bound to this thread, or {@code null}. */
+    @Nullable OperationClass operationClass() {
+        return operationClass;
+    }
+
+    /** Binds {@code bound} to this thread, or unbinds any when it is {@code null}. */
+    void operationClass(@Nullable OperationClass bound) {
+        operationClass = bound;
     }
 
     /** Called by another thread that tried to close {@code permit}, owned by this record's thread. */

@@ -64,6 +64,11 @@ public final class Permit implements AutoCloseable {
     private long transactionBeganAtNanos;
     private long transactionNanos = NOT_TIMED;
     private @Nullable Throwable transactionFailure;
+    /**
+     * The gate's key-table slot of the operation, plus one; 0 for an operation without a key. Left unwritten by the
+     * fast path's constructor, so that a gate without admission rules does no work for it.
+     */
+    private int keySlot;
 
     Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.gate = gate;
@@ -72,6 +77,13 @@ public final class Permit implements AutoCloseable {
         this.admittedAtNanos = admittedAtNanos;
         this.deadlineNanos = deadlineNanos;
         this.hasDeadline = hasDeadline;
+    }
+
+    /** A permit of an operation counted in slot {@code keySlot - 1} of the gate's key table. */
+    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
+           int keySlot) {
+        this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline);
+        this.keySlot = keySlot;
     }
 
     /**
@@ -172,7 +184,7 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(held, admittedAtNanos, hasDeadline, outcome, transactionNanos, transactionFailure);
+        gate.release(held, admittedAtNanos, hasDeadline, keySlot, outcome, transactionNanos, transactionFailure);
     }
 
     @Override

@@ -79,22 +79,12 @@ public final class RequestDeadline {
 
     /** {@code task}, run within this deadline on whichever thread runs it. */
     public Runnable wrap(Runnable task) {
-        Objects.requireNonNull(task, "task");
-        return () -> {
-            try (Scope bound = bind()) {
-                task.run();
-            }
-        };
+        return ScopedTasks.wrap(() -> bind()::close, task);
     }
 
     /** {@code task}, run within this deadline on whichever thread runs it. */
     public <T> Callable<T> wrap(Callable<T> task) {
-        Objects.requireNonNull(task, "task");
-        return () -> {
-            try (Scope bound = bind()) {
-                return task.call();
-            }
-        };
+        return ScopedTasks.wrap(() -> bind()::close, task);
     }
 
     @Override

@@ -19,9 +19,14 @@ final class QueuedCaller {
     private final Thread thread;
 
     private QueuedCaller(String name, AdmissionGate gate, Duration budget, List<String> served) {
+        this(name, gate, budget, OperationClass.UNCLASSIFIED, served);
+    }
+
+    private QueuedCaller(String name, AdmissionGate gate, Duration budget, OperationClass as, List<String> served) {
         this.name = name;
         this.thread = Thread.ofVirtual().name(name).start(() -> {
-            try (Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
+            try (OperationClass.Scope bound = as.bind();
+                 Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
                 served.add(name);
                 outcome.complete("admitted");
                 leave.await();
@@ -36,6 +41,11 @@ final class QueuedCaller {
     /** Starts a caller that asks with {@link AdmissionGate#acquire()}. */
     static QueuedCaller start(String name, AdmissionGate gate, List<String> served) {
         return new QueuedCaller(name, gate, null, served);
+    }
+
+    /** Starts a caller that asks with {@link AdmissionGate#acquire()} as an operation of class {@code as}. */
+    static QueuedCaller startAs(String name, AdmissionGate gate, OperationClass as, List<String> served) {
+        return new QueuedCaller(name, gate, null, as, served);
     }
 
     /** Starts a caller that asks with {@link AdmissionGate#acquireWithin}. */

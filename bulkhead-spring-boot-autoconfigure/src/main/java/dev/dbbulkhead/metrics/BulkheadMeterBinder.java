@@ -36,7 +36,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     public static final String ADMITTED = "db.bulkhead.admitted";
     /**
      * Counter of refused operations, tagged {@code reason}: {@code full}, {@code timeout}, {@code interrupted},
-     * {@code insufficient_time}.
+     * {@code insufficient_time}, {@code criticality}, {@code fair_share}.
      */
     public static final String REJECTED = "db.bulkhead.rejected";
     /** Timer from admission to the execution permit, or to giving up. */
@@ -144,7 +144,9 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                     .tag("workload", workload).register(registry));
             String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
                     + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting,"
-                    + " insufficient_time = less of its deadline left than the workload's operations usually take";
+                    + " insufficient_time = less of its deadline left than the workload's operations usually take,"
+                    + " criticality = only places held back for more critical work left, fair_share = its key already"
+                    + " held its fair share";
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);

@@ -1,7 +1,6 @@
 package dev.dbbulkhead.web.servlet;
 
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.transaction.DeadlineExceededException;
 import java.util.HashMap;
 import java.util.Map;
@@ -57,11 +56,16 @@ public class BulkheadRejectedExceptionHandler {
 
     /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */
     public ResponseEntity<ProblemDetail> rejected(BulkheadRejectedException rejection) {
-        // Told apart from overload: the caller's time ran short, not the database's capacity.
-        String what = rejection.reason() == RejectionReason.INSUFFICIENT_TIME
-                ? "could not finish the operation in what was left of its deadline, less than its operations usually"
-                        + " take; nothing was done."
-                : "is overloaded; nothing was done.";
+        // Each rule told apart: the caller's time ran short, or overload refused by which rule.
+        String what = switch (rejection.reason()) {
+            case INSUFFICIENT_TIME -> "could not finish the operation in what was left of its deadline, less than its"
+                    + " operations usually take; nothing was done.";
+            case SHED_BY_CRITICALITY -> "is overloaded and keeps its remaining places for more critical work;"
+                    + " nothing was done.";
+            case OVER_FAIR_SHARE -> "is overloaded and the caller's key already has its fair share of it;"
+                    + " nothing was done.";
+            default -> "is overloaded; nothing was done.";
+        };
         return serviceUnavailable(rejection.workload(), rejection.reason().name(), what);
     }
 

@@ -1,0 +1,222 @@
+package dev.dbbulkhead.gate;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Who gets the places of one workload when not everyone can: places held back for more critical work
+ * ({@link Criticality}), and fair shares of the places between the keys (tenants) of its operations. The policy only:
+ * pure arithmetic on the limits in force, which {@link AdmissionGate} applies on its slow path. Immutable; built and
+ * validated by {@link #builder()}. {@link #none()} — the default of every {@link GateConfig} — keeps the gate as it
+ * is without rules, fast path included.
+ *
+ * <p>The shares: let {@code L = B + Q}, and let the keys <em>counted</em> be those with an operation inside the gate
+ * or refused in the last two epochs of {@code L} keyed admissions ({@link KeyTable}). A key of weight {@code w} may
+ * hold {@link #share} = {@code max(1, floor(L × w / W))} places, {@code W} being the weights of the keys counted, its
+ * own included: a lone key may take all of them, and under contention shares add up to at most {@code L} (rounding
+ * aside for keys of share 1). A key holding its share is refused ({@code OVER_FAIR_SHARE}); running work is never
+ * interrupted, so a key that filled the gate alone keeps it until its operations end and shrinks to its share as they
+ * do.
+ */
+public final class AdmissionRules {
+
+    /** Default share of {@code B + Q} held back for critical work: none. */
+    public static final double DEFAULT_CRITICAL_RESERVE = 0.0;
+    /** Default share of {@code B + Q} held back from sheddable work: none. */
+    public static final double DEFAULT_SHEDDABLE_RESERVE = 0.0;
+    /** Fair shares between keys are off unless asked for. */
+    public static final boolean DEFAULT_FAIR_SHARES = false;
+    /** Default size of the key table: 256 slots, a few kilobytes per workload whatever the keys. */
+    public static final int DEFAULT_KEY_SLOTS = 256;
+    /** The largest key table: 65,536 slots. */
+    public static final int MAX_KEY_SLOTS = 1 << 16;
+    /** The weight of a key without a configured one. */
+    public static final int DEFAULT_KEY_WEIGHT = 1;
+    /** The largest weight of a key. */
+    public static final int MAX_KEY_WEIGHT = 1_000;
+
+    private static final AdmissionRules NONE = builder().build();
+
+    private final double criticalReserve;
+    private final double sheddableReserve;
+    private final boolean fairShares;
+    private final int keySlots;
+    private final Map<String, Integer> keyWeights;
+
+    private AdmissionRules(Builder builder, double sheddableReserve) {
+        this.criticalReserve = builder.criticalReserve;
+        this.sheddableReserve = sheddableReserve;
+        this.fairShares = builder.fairShares;
+        this.keySlots = builder.keySlots;
+        this.keyWeights = Map.copyOf(builder.keyWeights);
+    }
+
+    /** No rules: every operation is admitted as by a gate without them. */
+    public static AdmissionRules none() {
+        return NONE;
+    }
+
+    /** A builder starting from {@link #none()}. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder starting from these rules. */
+    public Builder toBuilder() {
+        return new Builder().criticalReserve(criticalReserve).sheddableReserve(sheddableReserve)
+                .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights);
+    }
+
+    /** Whether these rules change nothing: no place held back and no shares, so the gate keeps its fast path. */
+    public boolean isNone() {
+        return criticalReserve == 0.0 && sheddableReserve == 0.0 && !fairShares;
+    }
+
+    /** The share of {@code B + Q} only critical work may take. */
+    public double criticalReserve() {
+        return criticalReserve;
+    }
+
+    /** The share of {@code B + Q} sheddable work may not take (the critical reserve included). */
+    public double sheddableReserve() {
+        return sheddableReserve;
+    }
+
+    /** Whether the keys of operations are held to fair shares. */
+    public boolean fairShares() {
+        return fairShares;
+    }
+
+    /** How many slots the key table has: keys beyond it share slots, memory never grows. */
+    public int keySlots() {
+        return keySlots;
+    }
+
+    /** The configured weights; keys not listed weigh {@value #DEFAULT_KEY_WEIGHT}. */
+    public Map<String, Integer> keyWeights() {
+        return keyWeights;
+    }
+
+    /** The weight of {@code key}. */
+    int weightOf(String key) {
+        return keyWeights.isEmpty() ? DEFAULT_KEY_WEIGHT : keyWeights.getOrDefault(key, DEFAULT_KEY_WEIGHT);
+    }
+
+    /**
+     * How many operations of {@code criticality} may be inside a gate of {@code maxAdmitted} places: all of them for
+     * critical work, fewer the places held back (rounded down, so a reserve never takes a whole small gate).
+     */
+    int admittedCeiling(Criticality criticality, int maxAdmitted) {
+        double reserve = switch (criticality) {
+            case CRITICAL -> 0.0;
+            case DEFAULT -> criticalReserve;
+            case SHEDDABLE -> sheddableReserve;
+        };
+        return maxAdmitted - (int) (reserve * maxAdmitted);
+    }
+
+    /**
+     * The places a key of {@code weight} may hold among keys counted of total weight {@code countedWeight} (its own
+     * included): its weighted part of {@code places}, rounded down, and at least one, so that every key can run.
+     */
+    static int share(int places, int weight, long countedWeight) {
+        return (int) Math.max(1L, (long) places * weight / Math.max(countedWeight, weight));
+    }
+
+    @Override
+    public boolean equals(@Nullable Object other) {
+        return other instanceof AdmissionRules that && criticalReserve == that.criticalReserve
+                && sheddableReserve == that.sheddableReserve && fairShares == that.fairShares
+                && keySlots == that.keySlots && keyWeights.equals(that.keyWeights);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights);
+    }
+
+    @Override
+    public String toString() {
+        return "AdmissionRules[criticalReserve=" + criticalReserve + ", sheddableReserve=" + sheddableReserve
+                + ", fairShares=" + fairShares + ", keySlots=" + keySlots + ", keyWeights=" + keyWeights + "]";
+    }
+
+    /** Validates every value when it is set, and their combination when built. Not thread-safe. */
+    public static final class Builder {
+
+        private double criticalReserve = DEFAULT_CRITICAL_RESERVE;
+        private double sheddableReserve = DEFAULT_SHEDDABLE_RESERVE;
+        private boolean fairShares = DEFAULT_FAIR_SHARES;
+        private int keySlots = DEFAULT_KEY_SLOTS;
+        private final Map<String, Integer> keyWeights = new LinkedHashMap<>();
+
+        private Builder() {
+        }
+
+        /** At least 0 and below 1: the share of {@code B + Q} held back for critical work. */
+        public Builder criticalReserve(double criticalReserve) {
+            this.criticalReserve = requireReserve("criticalReserve", criticalReserve);
+            return this;
+        }
+
+        /** At least the critical reserve (checked when built) and below 1: held back from sheddable work. */
+        public Builder sheddableReserve(double sheddableReserve) {
+            this.sheddableReserve = requireReserve("sheddableReserve", sheddableReserve);
+            return this;
+        }
+
+        /** Whether keys are held to fair shares (default {@value #DEFAULT_FAIR_SHARES}). */
+        public Builder fairShares(boolean fairShares) {
+            this.fairShares = fairShares;
+            return this;
+        }
+
+        /** A power of two from 1 to {@value #MAX_KEY_SLOTS} (default {@value #DEFAULT_KEY_SLOTS}). */
+        public Builder keySlots(int keySlots) {
+            if (keySlots < 1 || keySlots > MAX_KEY_SLOTS || Integer.bitCount(keySlots) != 1) {
+                throw new IllegalArgumentException("keySlots must be a power of two between 1 and " + MAX_KEY_SLOTS
+                        + ", was " + keySlots);
+            }
+            this.keySlots = keySlots;
+            return this;
+        }
+
+        /** Replaces the weights: each from 1 to {@value #MAX_KEY_WEIGHT}; keys not listed weigh 1. */
+        public Builder keyWeights(Map<String, Integer> weights) {
+            Objects.requireNonNull(weights, "keyWeights");
+            Map<String, Integer> checked = new LinkedHashMap<>();
+            weights.forEach((key, weight) -> checked.put(Objects.requireNonNull(key, "a key of keyWeights"),
+                    requireWeight(key, weight)));
+            keyWeights.clear();
+            keyWeights.putAll(checked);
+            return this;
+        }
+
+        /** @throws IllegalArgumentException when the sheddable reserve is below the critical one */
+        public AdmissionRules build() {
+            if (sheddableReserve != 0.0 && sheddableReserve < criticalReserve) {
+                throw new IllegalArgumentException("sheddableReserve must be between criticalReserve "
+                        + criticalReserve + " and 1 (exclusive), was " + sheddableReserve);
+            }
+            // Unset, the sheddable reserve follows the critical one: sheddable work is never ahead of default work.
+            return new AdmissionRules(this, sheddableReserve == 0.0 ? criticalReserve : sheddableReserve);
+        }
+
+        private static double requireReserve(String name, double reserve) {
+            if (!(reserve >= 0.0 && reserve < 1.0)) {
+                throw new IllegalArgumentException(name + " must be at least 0 and below 1, was " + reserve);
+            }
+            return reserve;
+        }
+
+        private static int requireWeight(String key, @Nullable Integer weight) {
+            if (weight == null || weight < 1 || weight > MAX_KEY_WEIGHT) {
+                throw new IllegalArgumentException("keyWeights['" + key + "'] must be between 1 and "
+                        + MAX_KEY_WEIGHT + ", was " + weight);
+            }
+            return weight;
+        }
+    }
+}

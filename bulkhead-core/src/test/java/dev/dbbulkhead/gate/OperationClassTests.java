@@ -1,0 +1,73 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 1, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class OperationClassTests {
+
+    private static final OperationClass CHECKOUT = OperationClass.of(Criticality.CRITICAL, "tenant-a");
+    private static final OperationClass PREFETCH = OperationClass.of(Criticality.SHEDDABLE);
+
+    @Test
+    void aScopeBindsItsClassAndRestoresTheOuterOneWhenClosed() {
+        assertThat(OperationClass.current()).isEmpty();
+        try (OperationClass.Scope outer = CHECKOUT.bind()) {
+            try (OperationClass.Scope inner = PREFETCH.bind()) {
+                assertThat(OperationClass.current()).contains(PREFETCH);
+                inner.close();
+            }
+            assertThat(OperationClass.current()).contains(CHECKOUT);
+        }
+        assertThat(OperationClass.current()).isEmpty();
+        assertThat(CHECKOUT.key()).contains("tenant-a");
+        assertThat(PREFETCH.key()).isEmpty();
+        assertThat(CHECKOUT).isEqualTo(OperationClass.of(Criticality.CRITICAL, "tenant-a"))
+                .hasToString("OperationClass[CRITICAL, key=tenant-a]");
+    }
+
+    @Test
+    void aScopeIsClosedOnItsOwnThreadOnly() throws Exception {
+        try (OperationClass.Scope bound = CHECKOUT.bind()) {
+            CompletableFuture<Throwable> elsewhere = new CompletableFuture<>();
+            Thread.ofVirtual().start(() -> {
+                try {
+                    bound.close();
+                    elsewhere.complete(null);
+                } catch (Throwable refused) {
+                    elsewhere.complete(refused);
+                }
+            }).join();
+            assertThat(elsewhere.get()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("An operation class bound on");
+            assertThat(OperationClass.current()).contains(CHECKOUT);
+        }
+    }
+
+    @Test
+    void aThreadStartedInsideTheScopeDoesNotCarryTheClassUnlessWrapped() throws Exception {
+        AtomicReference<Optional<OperationClass>> started = new AtomicReference<>();
+        AtomicReference<Optional<OperationClass>> wrapped = new AtomicReference<>();
+        try (OperationClass.Scope bound = CHECKOUT.bind()) {
+            Thread.ofVirtual().start(() -> started.set(OperationClass.current())).join();
+            Thread.ofVirtual().start(CHECKOUT.wrap(() -> wrapped.set(OperationClass.current()))).join();
+        }
+        assertThat(started.get()).isEmpty();
+        assertThat(wrapped.get()).contains(CHECKOUT);
+        assertThat(CHECKOUT.wrap(() -> OperationClass.current().orElseThrow()).call()).isEqualTo(CHECKOUT);
+        assertThat(OperationClass.current()).isEmpty();
+    }
+
+    @Test
+    void nullsAreRefused() {
+        assertThatThrownBy(() -> OperationClass.of(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> OperationClass.of(Criticality.DEFAULT, null)).isInstanceOf(NullPointerException.class);
+    }
+}
