@@ -11,7 +11,9 @@ import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.LimitHistory;
+import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -102,6 +104,8 @@ final class FaultInjectionSoak {
     private static final int RESIZE_EVERY = 101;
     private static final int MAX_CONCURRENT_PER_GATE = 3;
     private static final int MAX_QUEUED_PER_GATE = 3;
+    private static final int TENANTS = 4;
+    private static final long CLASS_PLAN = 0x5EEDC1A55L;
 
     private final long seed;
     private final int operations;
@@ -111,6 +115,8 @@ final class FaultInjectionSoak {
     private final Kind[] kinds;
     private final int[] workloadOf;
     private final int[][] resizeTo;
+    /** The class each operation is admitted as: its criticality and tenant key; none for about a third. */
+    private final OperationClass[] classes;
 
     private final AtomicInteger nextOperation = new AtomicInteger();
     private final AtomicInteger finishedOperations = new AtomicInteger();
@@ -146,6 +152,17 @@ final class FaultInjectionSoak {
         for (int r = 0; r < resizeTo.length; r++) {
             resizeTo[r] = new int[] {plan.nextInt(workloads.size()), 1 + plan.nextInt(MAX_CONCURRENT_PER_GATE),
                     plan.nextInt(MAX_QUEUED_PER_GATE + 1)};
+        }
+        // Drawn from a plan of their own, so that a seed's faults and workloads are what they were before classes.
+        Random classPlan = new Random(seed ^ CLASS_PLAN);
+        classes = new OperationClass[operations];
+        Criticality[] criticalities = Criticality.values();
+        for (int i = 0; i < operations; i++) {
+            int roll = classPlan.nextInt(3 * TENANTS);
+            Criticality criticality = criticalities[classPlan.nextInt(criticalities.length)];
+            classes[i] = roll < TENANTS ? OperationClass.UNCLASSIFIED
+                    : roll < 2 * TENANTS ? OperationClass.of(criticality)
+                    : OperationClass.of(criticality, "tenant-" + (roll % TENANTS));
         }
     }
 
@@ -290,8 +307,9 @@ final class FaultInjectionSoak {
         Bulkhead bulkhead = kind == Kind.ROLLBACK_ONLY ? workload.markingRollbackOnly() : workload.bulkhead();
         workload.liveCallers().put(sequence, workload.limits().currentGeneration());
         LAST_OUTCOME.remove();
+        OperationClass admittedAs = classes[sequence];
         Reported reported;
-        try {
+        try (OperationClass.Scope classified = admittedAs.bind()) {
             bulkhead.transaction(connection -> work(connection, kind, sequence, workload));
             reported = Reported.RETURNED;
             tally(results, kind == Kind.ROLLBACK_ONLY ? "rolled back (rollback-only)" : "committed");
@@ -301,6 +319,13 @@ final class FaultInjectionSoak {
         } catch (BulkheadRejectedException rejected) {
             reported = Reported.REJECTED;
             tally(results, "rejected " + rejected.reason());
+            if (rejected.reason() == RejectionReason.SHED_BY_CRITICALITY
+                    && admittedAs.criticality() == Criticality.CRITICAL) {
+                violations.add("operation " + sequence + ": critical work shed for criticality");
+            }
+            if (rejected.reason() == RejectionReason.OVER_FAIR_SHARE && admittedAs.key().isEmpty()) {
+                violations.add("operation " + sequence + ": work without a key refused for a fair share");
+            }
             if (rejected.reason() != RejectionReason.INTERRUPTED && !Thread.currentThread().isInterrupted()) {
                 return false;
             }

@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.ExecutionOutcome;
+import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.conformance.FaultInjectionSoak.Kind;
 import dev.dbbulkhead.conformance.FaultInjectionSoak.Reported;
 import dev.dbbulkhead.conformance.FaultInjectionSoak.Workload;
 import dev.dbbulkhead.conformance.FaultInjectionSoak.Write;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.LimitHistory;
@@ -50,7 +52,8 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *     -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dsoak.operations=200000 -Dsoak.seed=42}</pre>
  *
- * A failing run prints its seed first; the same seed replays the same plan. It runs once per queue discipline: under
+ * A failing run prints its seed first; the same seed replays the same plan. Operations come with a criticality and
+ * a tenant key, which the gate of "reports" holds to reserves and fair shares. It runs once per queue discipline: under
  * {@link QueueDiscipline#CODEL} with a target delay of 1 ms and an interval of 5 ms, so that the queues of the
  * short CI run stand, shed and recover among the faults.
  */
@@ -70,6 +73,13 @@ class FaultInjectionSoakTests {
     private static final TransactionTimeouts LIMITS = TransactionTimeouts.of(Duration.ofSeconds(5), Duration.ofMillis(10), null);
     private static final Duration CODEL_TARGET_DELAY = Duration.ofMillis(1);
     private static final Duration CODEL_INTERVAL = Duration.ofMillis(5);
+    /**
+     * The rules of "reports", whose operations come as every criticality and four tenants: a quarter of its places
+     * held back for critical work, half from sheddable work, and fair shares per tenant, all under the faults and the
+     * planned resizes.
+     */
+    private static final AdmissionRules SHARES_AND_RESERVES = AdmissionRules.builder().criticalReserve(0.25)
+            .sheddableReserve(0.5).fairShares(true).keySlots(8).build();
 
     @ParameterizedTest(name = "{0} queues")
     @EnumSource(QueueDiscipline.class)
@@ -98,7 +108,8 @@ class FaultInjectionSoakTests {
             });
             List<Workload> workloads = List.of(
                     orders,
-                    templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), discipline, released),
+                    templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), discipline, released,
+                            SHARES_AND_RESERVES),
                     jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, discipline, released, GateListener.NONE));
             FaultInjectionSoak soak = new FaultInjectionSoak(seed, operations, workloads, pool, database);
             long started = System.nanoTime();
@@ -121,6 +132,9 @@ class FaultInjectionSoakTests {
                 assertThat(workload.gate().queueLength()).as("parked in " + workload.name()).isZero();
             }
             assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("connections in use").isZero();
+            assertThat(soak.results().keySet()).as("the rules of reports refused work under the faults")
+                    .contains("rejected " + RejectionReason.SHED_BY_CRITICALITY,
+                            "rejected " + RejectionReason.OVER_FAIR_SHARE);
             assertThat(soak.faults().keySet()).as("every kind of fault was planned")
                     .contains("resize", "pool exhausted outside the gate")
                     .containsAll(Set.of(Kind.values()).stream().map(kind -> "planned " + kind).toList());
@@ -130,15 +144,17 @@ class FaultInjectionSoakTests {
     private static Workload jdbcWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                          Duration queueWait, QueueDiscipline discipline,
                                          Map<ExecutionOutcome, AtomicInteger> released, GateListener limit) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, limit);
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, limit,
+                AdmissionRules.none());
         return workload(name, JdbcBulkheadConformanceTests.adapt(new JdbcBulkhead(gate, pool, LIMITS)), null,
                 maxConcurrent, maxQueued);
     }
 
     private static Workload templateWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                              Duration queueWait, QueueDiscipline discipline,
-                                             Map<ExecutionOutcome, AtomicInteger> released) {
-        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, GateListener.NONE);
+                                             Map<ExecutionOutcome, AtomicInteger> released, AdmissionRules rules) {
+        AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, GateListener.NONE,
+                rules);
         BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
                 new DefaultTransactionDefinition(), LIMITS, pool);
         return workload(name, BulkheadTemplateConformanceTests.adapt(template, pool, false),
@@ -157,7 +173,7 @@ class FaultInjectionSoakTests {
      */
     private static AdmissionGate gate(String name, int maxConcurrent, int maxQueued, Duration queueWait,
                                       QueueDiscipline discipline, Map<ExecutionOutcome, AtomicInteger> released,
-                                      GateListener limit) {
+                                      GateListener limit, AdmissionRules rules) {
         GateListener outcomes = new GateListener() {
             @Override
             public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
@@ -167,7 +183,7 @@ class FaultInjectionSoakTests {
         };
         return new AdmissionGate(name, GateConfig.builder()
                 .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).queueDiscipline(discipline)
-                .queueTargetDelay(CODEL_TARGET_DELAY).queueInterval(CODEL_INTERVAL).build(),
+                .queueTargetDelay(CODEL_TARGET_DELAY).queueInterval(CODEL_INTERVAL).admissionRules(rules).build(),
                 GateListener.composite(List.of(outcomes, limit)));
     }
 
