@@ -518,8 +518,9 @@ public final class AdmissionGate {
     }
 
     /**
-     * Takes every place of this gate — its B execution permits and its Q queue places — with no operation behind
-     * them, until the returned saturation is closed: meanwhile every admission is refused at once with
+     * Takes every place of this gate — its B execution permits, its Q queue places and, for a borrower, its ceiling of
+     * borrowed places (no place of its pool's ledger: what it would borrow stays free for the others) — with no
+     * operation behind them, until the returned saturation is closed: meanwhile every admission is refused at once with
      * {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL}, as under an overload that fills the gate. For tests of what
      * an application does with refusals (its 503 page, its retries, its fallback) against the real gate.
      *
@@ -536,12 +537,19 @@ public final class AdmissionGate {
         // Permits whose owner ended unclosed would otherwise count as a busy gate.
         abandoned.giveBackPlacesOfEndedOwners();
         GateConfig limits = counts.limits();
-        if (!counts.tryTakeEveryPlace(limits)) {
+        // A borrower's ceiling is taken too, before its own places, so that no borrow slips past the saturation.
+        boolean ceilingTaken = borrowCeiling == 0 || borrowedNow.compareAndSet(0, borrowCeiling);
+        if (!ceilingTaken || !counts.tryTakeEveryPlace(limits)) {
+            if (ceilingTaken) {
+                borrowedNow.addAndGet(-borrowCeiling);
+            }
             throw new IllegalStateException("Bulkhead '" + workload + "' cannot be saturated while it is in use ("
                     + active() + " running, " + waiting() + " waiting): a saturation takes every place of an idle gate");
         }
-        return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(),
-                () -> counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued()));
+        return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(), () -> {
+            counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued());
+            borrowedNow.addAndGet(-borrowCeiling);
+        });
     }
 
     /**
@@ -582,6 +590,10 @@ public final class AdmissionGate {
             counts.changeLimits(change.apply(counts.limits().toBuilder()).build());
         } finally {
             resizeLock.unlock();
+        }
+        if (pool != null && lends) {
+            // What the pool lends follows this B: an owner waiting for a place may take one a grow made.
+            pool.capacityChanged();
         }
     }
 

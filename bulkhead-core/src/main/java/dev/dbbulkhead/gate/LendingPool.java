@@ -89,6 +89,11 @@ public final class LendingPool {
         return true;
     }
 
+    /** A lender's B changed: wakes the first waiting owner, who takes any place a grow made. */
+    void capacityChanged() {
+        ledger.releaseShared(0L);
+    }
+
     /** Gives back one place taken by {@link #tryBorrow} or {@link #takeOwn}; the first waiting owner may take it. */
     void giveBack() {
         ledger.releaseShared(1L);

@@ -69,9 +69,7 @@ class LendingTests {
         assertThat(pool.inUse()).as("both of the lender's places borrowed").isEqualTo(2);
         QueuedCaller owner = QueuedCaller.start("owner", lender, served);
         callers.add(owner);
-        while (!pool.reclaiming()) {
-            Thread.onSpinWait();
-        }
+        awaitReclaiming();
         assertThat(owner.decided()).as("its place is borrowed: it waits, it is not refused").isFalse();
 
         callers.remove(1).leave();
@@ -82,6 +80,42 @@ class LendingTests {
         assertThat(lender.active() + borrower.active() + batch.active()).as("never above the B of the three")
                 .isEqualTo(4);
         assertThat(refusal(borrower)).isEqualTo(RejectionReason.BORROW_REFUSED);
+    }
+
+    @Test
+    void aLenderWaitingForItsPlaceTakesTheOneAGrowMakes() throws Exception {
+        hold(borrower, 3);
+        QueuedCaller owner = QueuedCaller.start("owner", lender, served);
+        callers.add(owner);
+        awaitReclaiming();
+
+        lender.resizeConcurrent(3);
+
+        assertThat(owner.outcome()).as("no borrowed place ended, a grow made one").isEqualTo("admitted");
+    }
+
+    @Test
+    void aLenderInterruptedWhileWaitingForItsPlaceGivesBackEverythingItTook() throws Exception {
+        hold(borrower, 3);
+        QueuedCaller owner = QueuedCaller.start("owner", lender, served);
+        awaitReclaiming();
+
+        owner.thread().interrupt();
+
+        assertThat(owner.outcome()).isEqualTo("INTERRUPTED interrupted");
+        owner.leave();
+        assertThat(lender.active()).isZero();
+        assertThat(pool.reclaiming()).isFalse();
+        assertThat(pool.inUse()).as("the borrowed places only").isEqualTo(2);
+    }
+
+    @Test
+    void aSaturatedBorrowerBorrowsNothing() {
+        try (GateSaturation full = borrower.saturate()) {
+            assertThat(refusal(borrower)).isEqualTo(RejectionReason.ADMISSION_FULL);
+            assertThat(pool.inUse()).isZero();
+        }
+        assertThat(borrower.borrowed()).isZero();
     }
 
     @Test
@@ -109,6 +143,13 @@ class LendingTests {
             QueuedCaller caller = QueuedCaller.start(gate.workload() + "-" + callers.size(), gate, served);
             callers.add(caller);
             assertThat(caller.outcome()).as(caller + " admitted").isEqualTo("admitted");
+        }
+    }
+
+    /** Returns once an owner waits for a borrowed place to come back. */
+    private void awaitReclaiming() {
+        while (!pool.reclaiming()) {
+            Thread.onSpinWait();
         }
     }
 
