@@ -7,7 +7,9 @@ import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jetbrains.lincheck.datastructures.IntGen;
 import org.jetbrains.lincheck.datastructures.Operation;
+import org.jetbrains.lincheck.datastructures.Param;
 import org.jetbrains.lincheck.datastructures.Validate;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.DisplayName;
@@ -16,12 +18,14 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck model checking of lending: a lender of B = 1 and a borrower of B = 1 that may borrow 1, on one pool's
- * ledger, under every interleaving the model checker explores, with operations of both and an observer.
+ * ledger, under every interleaving the model checker explores, with operations of both, an observer, and resizes of
+ * the lender to B = 1 or 2 (as an operator, the adaptive limit or a fleet share would: what is lent follows the B in
+ * force).
  *
  * <p>What is checked:
  * <ul>
- *   <li>the running operations of both gates never exceed the sum of their B (a ghost counted between admission and
- *       release, so never above the real number), and the borrower never runs more than its B and its ceiling;</li>
+ *   <li>the running operations of both gates never exceed the sum of their B — the lender's largest B of the run
+ *       (a ghost counted between admission and release, so never above the real number) — and the borrower never runs more than its B and its ceiling;</li>
  *   <li>the lender below its own B is never refused: it has no queue, so its only refusal is a full gate
  *       ({@code ADMISSION_FULL}) — which needs its own operation inside — and never a borrow's reason or a timeout; it
  *       waits for a borrowed place instead;</li>
@@ -29,10 +33,13 @@ import org.junit.jupiter.api.Timeout;
  *       end every place is back: both gates idle and the ledger at 0.</li>
  * </ul>
  */
+@Param(name = "lenderB", gen = IntGen.class, conf = "1:2")
 @Timeout(value = 15, unit = TimeUnit.MINUTES) // only against a hang of the harness; Lincheck reports a blocked model thread itself
 public class AdmissionGateLendingModelCheckTests {
 
     private static final int LENDER_B = 1;
+    /** The largest B a resize gives the lender. */
+    private static final int LENDER_MOST_B = 2;
     private static final int BORROWER_B = 1;
     private static final int BORROW = 1;
 
@@ -78,11 +85,17 @@ public class AdmissionGateLendingModelCheckTests {
         runAndRelease(permit, borrowerRunning);
     }
 
+    /** Resizes the lender: a waiting owner must take a place a grow makes, and nothing may pass a shrink. */
+    @Operation(nonParallelGroup = "resize")
+    public void resizeLender(@Param(name = "lenderB") int maxConcurrent) {
+        lender.resizeConcurrent(maxConcurrent);
+    }
+
     /** The figures a gauge reads at any moment. */
     @Operation
     public void observe() {
         long inUse = pool.inUse();
-        check(inUse >= 0 && inUse <= LENDER_B, "ledger at " + inUse + " of " + LENDER_B);
+        check(inUse >= 0 && inUse <= LENDER_MOST_B, "ledger at " + inUse + " of " + LENDER_MOST_B);
         check(borrower.borrowed() >= 0 && borrower.borrowed() <= BORROW, "borrowed() = " + borrower.borrowed());
         check(borrower.active() <= BORROWER_B + BORROW, "borrower active() = " + borrower.active());
     }
@@ -90,7 +103,7 @@ public class AdmissionGateLendingModelCheckTests {
     private void runAndRelease(Permit permit, @Nullable AtomicInteger gateRunning) {
         GateModelSteps.runThenCloseTwice(permit, () -> {
             int runningNow = running.incrementAndGet();
-            check(runningNow <= LENDER_B + BORROWER_B, "running " + runningNow + " > the sum of B");
+            check(runningNow <= LENDER_MOST_B + BORROWER_B, "running " + runningNow + " > the sum of B");
             if (gateRunning != null) {
                 int gateNow = gateRunning.incrementAndGet();
                 check(gateNow <= BORROWER_B + BORROW, "borrower running " + gateNow + " > its B and ceiling");
