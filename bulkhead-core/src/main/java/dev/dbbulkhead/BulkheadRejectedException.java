@@ -55,6 +55,8 @@ public class BulkheadRejectedException extends RejectedExecutionException {
                     + " were left; refused at once";
             case OVER_FAIR_SHARE -> "Bulkhead '" + workload + "': the operation's key already had its fair share of"
                     + " the places while other keys asked for theirs; refused at once";
+            case BORROW_REFUSED -> "Bulkhead '" + workload + "' is full and no place of its pool was free to borrow:"
+                    + " their owners use them or want them back; refused at once";
         };
     }
 

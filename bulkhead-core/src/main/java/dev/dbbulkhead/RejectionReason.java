@@ -30,11 +30,19 @@ public enum RejectionReason {
      * The operation's key (its tenant) already had its fair share of the workload's places, while other keys asked
      * for theirs: refused at once, without waiting, so that one key cannot take the places of the others.
      */
-    OVER_FAIR_SHARE;
+    OVER_FAIR_SHARE,
+
+    /**
+     * All of the workload's own places were taken and it may borrow ({@link dev.dbbulkhead.gate.GateLending}), but no
+     * place of the other workloads of its pool was free to borrow — their owners use them, or one of them is waiting
+     * to take its own place back: refused at once, without waiting, so that a borrowed place is the first refused
+     * when its owner needs it.
+     */
+    BORROW_REFUSED;
 
     /**
      * The metric tag value: {@code full}, {@code timeout}, {@code interrupted}, {@code insufficient_time},
-     * {@code criticality} or {@code fair_share}.
+     * {@code criticality}, {@code fair_share} or {@code borrow_refused}.
      */
     public String tagValue() {
         return switch (this) {
@@ -44,6 +52,7 @@ public enum RejectionReason {
             case INSUFFICIENT_TIME -> "insufficient_time";
             case SHED_BY_CRITICALITY -> "criticality";
             case OVER_FAIR_SHARE -> "fair_share";
+            case BORROW_REFUSED -> "borrow_refused";
         };
     }
 }

@@ -7,6 +7,7 @@ import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -26,6 +27,12 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>When nobody waits and fewer than B run, an admission takes both permits with one compare-and-set and a release
  * gives both back with one ({@link AdmissionCounts}); only an operation that finds all B running queues.
+ *
+ * <p>With {@link GateLending}, the gate is one of the gates of a {@link LendingPool}: an operation that finds all its
+ * own B running and nobody waiting may run on a place the pool's lenders leave unused, up to the borrow ceiling; an
+ * operation of a lender, once it has its own execution permit, also takes its place on the pool's ledger, and waits
+ * for it to come back if a borrowed operation holds it ({@link LendingPool} states the invariant). All of it is on the
+ * slow path: a gate that neither lends nor borrows runs as it does without a pool.
  *
  * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one, nor may a thread
  * it started while holding it ({@link #acquire()}). Thread-safe.
@@ -70,6 +77,14 @@ public final class AdmissionGate {
      * rules costs a gate without them nothing — the rules are applied on the slow path only.
      */
     private final boolean plain;
+    /** The pool this gate lends to or borrows from; null when it does neither. */
+    private final @Nullable LendingPool pool;
+    /** Whether every running operation of this gate takes its place on the pool's ledger. */
+    private final boolean lends;
+    /** How many places this gate may borrow at once; 0 when it does not borrow. */
+    private final int borrowCeiling;
+    /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
+    private final AtomicInteger borrowedNow = new AtomicInteger();
     /** Serializes resizes with each other only; admissions and releases never take it. */
     private final ReentrantLock resizeLock = new ReentrantLock();
 
@@ -107,9 +122,17 @@ public final class AdmissionGate {
         AdmissionRules configured = config.admissionRules();
         this.rules = configured.isNone() ? null : configured;
         this.keys = configured.isNone() || !configured.fairShares() ? null : new KeyTable(configured.keySlots());
-        this.plain = !timed && rules == null;
+        GateLending lending = config.lending();
+        this.pool = lending.pool();
+        this.lends = lending.lends();
+        this.borrowCeiling = lending.borrow();
+        this.plain = !timed && rules == null && pool == null;
         this.queueWaitNanos = config.queueWait().toNanos();
         this.captureStackTrace = config.captureStackTrace();
+        if (pool != null && lends) {
+            // Last, once every field is written: the pool reads this gate's limits from now on.
+            pool.addLender(this);
+        }
     }
 
     /**
@@ -274,10 +297,54 @@ public final class AdmissionGate {
             // A permit whose owner thread ended without closing it held a place; it is back: ask again.
             running = counts.tryRunAtOnce();
         }
+        boolean borrowRefused = false;
+        if (!running && borrowCeiling > 0 && nobodyWaits()) {
+            if (tryTakeBorrowedPlace()) {
+                return borrowed(held, waitStart, deadlineNanos, hasDeadline);
+            }
+            borrowRefused = borrowedNow.get() < borrowCeiling;
+        }
         if (!running && !counts.tryJoinQueue()) {
-            throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
+            throw rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
+                    GateListener.NEVER_ADMITTED);
         }
         return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /** Whether no admitted operation waits for an execution permit: a borrow would not pass one. */
+    private boolean nobodyWaits() {
+        long snapshot = counts.snapshot();
+        return AdmissionCounts.admitted(snapshot) == AdmissionCounts.running(snapshot);
+    }
+
+    /**
+     * Takes a borrowed place: one below the ceiling, then one on the pool's ledger.
+     *
+     * @return whether both are taken; when false, nothing is held
+     */
+    private boolean tryTakeBorrowedPlace() {
+        while (true) {
+            int now = borrowedNow.get();
+            if (now >= borrowCeiling) {
+                return false;
+            }
+            if (borrowedNow.compareAndSet(now, now + 1)) {
+                break;
+            }
+        }
+        if (Objects.requireNonNull(pool).tryBorrow()) {
+            return true;
+        }
+        borrowedNow.decrementAndGet();
+        return false;
+    }
+
+    /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
+    private Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
+        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, 0, BORROWED_PLACE);
+        Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
+        listener.onAdmitted(workload, 0L);
+        return permit;
     }
 
     /**
@@ -342,8 +409,10 @@ public final class AdmissionGate {
             if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
-            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
-                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, keySlot);
+            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)
+                    && (!lends || takeOwnPlace(hasDeadline, deadlineNanos))) {
+                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, keySlot,
+                        lends ? OWN_PLACE : NOT_POOLED);
                 Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
                 listener.onAdmitted(workload, waitedNanos);
                 handedOut = true;
@@ -375,13 +444,41 @@ public final class AdmissionGate {
     }
 
     /**
+     * A lender's operation holding its own execution permit takes its place on the pool's ledger: at once unless a
+     * borrowed operation holds it, or else waiting for the first place given back, before every borrower — as long as
+     * it takes, or until its deadline.
+     *
+     * @return whether the place is taken; false only when the deadline came first
+     */
+    private boolean takeOwnPlace(boolean hasDeadline, long deadlineNanos) throws InterruptedException {
+        LendingPool lendingTo = Objects.requireNonNull(pool);
+        return lendingTo.takeOwn(hasDeadline, hasDeadline ? deadlineNanos - System.nanoTime() : 0L);
+    }
+
+    /** A permit holding no place of a pool's ledger. */
+    static final byte NOT_POOLED = 0;
+    /** A permit of a lender, holding its own execution permit and its place on the pool's ledger. */
+    static final byte OWN_PLACE = 1;
+    /** A permit running on a borrowed place: a ledger place and a place below the ceiling, no execution permit. */
+    static final byte BORROWED_PLACE = 2;
+
+    /**
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, int keySlot, ExecutionOutcome outcome,
-                 long transactionNanos, @Nullable Throwable transactionFailure) {
+    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, int keySlot, byte pooled,
+                 ExecutionOutcome outcome, long transactionNanos, @Nullable Throwable transactionFailure) {
         held.clear();
-        counts.finishRunning();
+        if (pooled == BORROWED_PLACE) {
+            borrowedNow.decrementAndGet();
+            // Last: the owner waiting for this place may take it now.
+            Objects.requireNonNull(pool).giveBack();
+        } else {
+            counts.finishRunning();
+            if (pooled == OWN_PLACE) {
+                Objects.requireNonNull(pool).giveBack();
+            }
+        }
         if (keySlot != 0) {
             // Before the listener hears of it: every place, the key's too, is back when it is told.
             leaveKeySlot(keySlot);
@@ -421,8 +518,9 @@ public final class AdmissionGate {
     }
 
     /**
-     * Takes every place of this gate — its B execution permits and its Q queue places — with no operation behind
-     * them, until the returned saturation is closed: meanwhile every admission is refused at once with
+     * Takes every place of this gate — its B execution permits, its Q queue places and, for a borrower, its ceiling of
+     * borrowed places (no place of its pool's ledger: what it would borrow stays free for the others) — with no
+     * operation behind them, until the returned saturation is closed: meanwhile every admission is refused at once with
      * {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL}, as under an overload that fills the gate. For tests of what
      * an application does with refusals (its 503 page, its retries, its fallback) against the real gate.
      *
@@ -439,12 +537,19 @@ public final class AdmissionGate {
         // Permits whose owner ended unclosed would otherwise count as a busy gate.
         abandoned.giveBackPlacesOfEndedOwners();
         GateConfig limits = counts.limits();
-        if (!counts.tryTakeEveryPlace(limits)) {
+        // A borrower's ceiling is taken too, before its own places, so that no borrow slips past the saturation.
+        boolean ceilingTaken = borrowCeiling == 0 || borrowedNow.compareAndSet(0, borrowCeiling);
+        if (!ceilingTaken || !counts.tryTakeEveryPlace(limits)) {
+            if (ceilingTaken) {
+                borrowedNow.addAndGet(-borrowCeiling);
+            }
             throw new IllegalStateException("Bulkhead '" + workload + "' cannot be saturated while it is in use ("
                     + active() + " running, " + waiting() + " waiting): a saturation takes every place of an idle gate");
         }
-        return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(),
-                () -> counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued()));
+        return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(), () -> {
+            counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued());
+            borrowedNow.addAndGet(-borrowCeiling);
+        });
     }
 
     /**
@@ -485,6 +590,10 @@ public final class AdmissionGate {
             counts.changeLimits(change.apply(counts.limits().toBuilder()).build());
         } finally {
             resizeLock.unlock();
+        }
+        if (pool != null && lends) {
+            // What the pool lends follows this B: an owner waiting for a place may take one a grow made.
+            pool.capacityChanged();
         }
     }
 
@@ -585,9 +694,17 @@ public final class AdmissionGate {
         return counts.snapshot();
     }
 
-    /** Operations holding an execution permit right now. For observation only. */
+    /** Operations running right now, on borrowed places too ({@link #borrowed()}). For observation only. */
     public int active() {
-        return AdmissionCounts.running(counts.snapshot());
+        return AdmissionCounts.running(counts.snapshot()) + borrowedNow.get();
+    }
+
+    /**
+     * Operations running on places borrowed from the other gates of the pool right now; always 0 for a gate that does
+     * not borrow. For observation only.
+     */
+    public int borrowed() {
+        return borrowedNow.get();
     }
 
     /** Operations admitted and still waiting for an execution permit. For observation only; never below 0. */

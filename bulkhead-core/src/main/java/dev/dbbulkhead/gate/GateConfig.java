@@ -28,6 +28,8 @@ public final class GateConfig {
 
     /** Default admission rules: none, so that the gate keeps its fast path and admits as it always has. */
     public static final AdmissionRules DEFAULT_ADMISSION_RULES = AdmissionRules.none();
+    /** Default lending: none, so that the gate keeps its fast path and its places to itself. */
+    public static final GateLending DEFAULT_LENDING = GateLending.none();
 
     private static final GateConfig DEFAULTS = builder().build();
 
@@ -39,6 +41,7 @@ public final class GateConfig {
     private final Duration queueTargetDelay;
     private final Duration queueInterval;
     private final AdmissionRules admissionRules;
+    private final GateLending lending;
 
     private GateConfig(Builder builder) {
         this.maxConcurrent = builder.maxConcurrent;
@@ -49,6 +52,7 @@ public final class GateConfig {
         this.queueTargetDelay = builder.queueTargetDelay;
         this.queueInterval = builder.queueInterval;
         this.admissionRules = builder.admissionRules;
+        this.lending = builder.lending;
     }
 
     /** The defaults: {@value #DEFAULT_MAX_CONCURRENT} concurrent, {@value #DEFAULT_MAX_QUEUED} queued, no wait. */
@@ -71,7 +75,8 @@ public final class GateConfig {
                 .queueDiscipline(queueDiscipline)
                 .queueTargetDelay(queueTargetDelay)
                 .queueInterval(queueInterval)
-                .admissionRules(admissionRules);
+                .admissionRules(admissionRules)
+                .lending(lending);
     }
 
     /** B: operations that may run at once, from requesting the connection to its cleanup. */
@@ -122,6 +127,14 @@ public final class GateConfig {
         return admissionRules;
     }
 
+    /**
+     * Whether the gate lends its unused places to, and borrows beyond its B from, the other gates of its connection
+     * pool. Fixed when the gate is built; a resize keeps it, and what the pool lends follows the B in force.
+     */
+    public GateLending lending() {
+        return lending;
+    }
+
     @Override
     public boolean equals(@Nullable Object other) {
         return other instanceof GateConfig that
@@ -132,13 +145,14 @@ public final class GateConfig {
                 && queueDiscipline == that.queueDiscipline
                 && queueTargetDelay.equals(that.queueTargetDelay)
                 && queueInterval.equals(that.queueInterval)
-                && admissionRules.equals(that.admissionRules);
+                && admissionRules.equals(that.admissionRules)
+                && lending.equals(that.lending);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(maxConcurrent, maxQueued, queueWait, captureStackTrace, queueDiscipline,
-                queueTargetDelay, queueInterval, admissionRules);
+                queueTargetDelay, queueInterval, admissionRules, lending);
     }
 
     @Override
@@ -147,7 +161,8 @@ public final class GateConfig {
                 + ", queueWait=" + queueWait + ", captureStackTrace=" + captureStackTrace
                 + ", queueDiscipline=" + queueDiscipline + ", queueTargetDelay=" + queueTargetDelay
                 + ", queueInterval=" + queueInterval
-                + (admissionRules.isNone() ? "" : ", admissionRules=" + admissionRules) + "]";
+                + (admissionRules.isNone() ? "" : ", admissionRules=" + admissionRules)
+                + (lending.isNone() ? "" : ", lending=" + lending) + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -161,6 +176,7 @@ public final class GateConfig {
         private Duration queueTargetDelay = DEFAULT_QUEUE_TARGET_DELAY;
         private Duration queueInterval = DEFAULT_QUEUE_INTERVAL;
         private AdmissionRules admissionRules = DEFAULT_ADMISSION_RULES;
+        private GateLending lending = DEFAULT_LENDING;
 
         private Builder() {
         }
@@ -220,13 +236,27 @@ public final class GateConfig {
             return this;
         }
 
+        /** Lending between the gates of one connection pool (default {@link GateLending#none()}). */
+        public Builder lending(GateLending lending) {
+            if (lending == null) {
+                throw new IllegalArgumentException("lending must be a GateLending or GateLending.none(), was null");
+            }
+            this.lending = lending;
+            return this;
+        }
+
         /**
          * @throws IllegalArgumentException when B + Q exceeds {@link Integer#MAX_VALUE}, or the queue's target delay
-         *                                  exceeds its interval
+         *                                  exceeds its interval, or lending is combined with admission rules
          */
         public GateConfig build() {
             GateRanges.requireAdmittedFits(maxConcurrent, maxQueued);
             GateRanges.requireTargetWithinInterval(queueTargetDelay, queueInterval);
+            if (!lending.isNone() && !admissionRules.isNone()) {
+                // A borrowed place is outside the counts the reserves and shares are reckoned on.
+                throw new IllegalArgumentException("lending cannot be combined with admission rules (criticality"
+                        + " reserves, fair shares) in one workload, was " + lending + " with " + admissionRules);
+            }
             return new GateConfig(this);
         }
     }

@@ -69,6 +69,8 @@ public final class Permit implements AutoCloseable {
      * fast path's constructor, so that a gate without admission rules does no work for it.
      */
     private int keySlot;
+    /** Which place of a lending pool's ledger the permit holds ({@link AdmissionGate#OWN_PLACE}, …); left unwritten likewise. */
+    private byte pooled;
 
     Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.gate = gate;
@@ -84,6 +86,13 @@ public final class Permit implements AutoCloseable {
            int keySlot) {
         this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline);
         this.keySlot = keySlot;
+    }
+
+    /** A permit of an operation counted in slot {@code keySlot - 1}, holding the place {@code pooled} of a pool. */
+    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
+           int keySlot, byte pooled) {
+        this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline, keySlot);
+        this.pooled = pooled;
     }
 
     /**
@@ -184,7 +193,7 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(held, admittedAtNanos, hasDeadline, keySlot, outcome, transactionNanos, transactionFailure);
+        gate.release(held, admittedAtNanos, hasDeadline, keySlot, pooled, outcome, transactionNanos, transactionFailure);
     }
 
     @Override

@@ -40,6 +40,20 @@ public final class GateModelSteps {
         check(permit.isReleased(), "permit not released after close");
     }
 
+    /**
+     * Runs {@code work} while {@code permit} is held, then closes it twice — the second close must do nothing — and
+     * checks that it is released, whichever way the work ended.
+     */
+    public static void runThenCloseTwice(Permit permit, Runnable work) {
+        try {
+            work.run();
+        } finally {
+            permit.close();
+            permit.close();
+        }
+        check(permit.isReleased(), "permit not released after close");
+    }
+
     /** The figures a metrics gauge reads, at any moment, resize or not: never negative, never past any limit. */
     public static void observe(AdmissionGate gate, LimitHistory limits) {
         int active = gate.active();

@@ -421,6 +421,9 @@ public class BulkheadProperties {
         /** How failed operations are tried again, and the budget that bounds the retries. */
         private final Retry retry = new Retry();
 
+        /** Places lent to and borrowed from the other workloads of the same DataSource. */
+        private final Lending lending = new Lending();
+
         public @Nullable Integer getMaxConcurrent() {
             return maxConcurrent;
         }
@@ -523,6 +526,36 @@ public class BulkheadProperties {
 
         public Retry getRetry() {
             return retry;
+        }
+
+        public Lending getLending() {
+            return lending;
+        }
+    }
+
+    /** How a workload shares places with the other workloads of its DataSource; an unset (null) key falls back to the defaults. */
+    public static class Lending {
+
+        /** Most operations run beyond max-concurrent on places the other workloads of the same DataSource leave unused; 0 (none) to 1000000. */
+        private @Nullable Integer borrow;
+
+        /** Whether the places of this workload it leaves unused may be borrowed by the other workloads of its DataSource; it takes them back before any new borrow. */
+        private @Nullable Boolean lend;
+
+        public @Nullable Integer getBorrow() {
+            return borrow;
+        }
+
+        public void setBorrow(@Nullable Integer borrow) {
+            this.borrow = borrow;
+        }
+
+        public @Nullable Boolean getLend() {
+            return lend;
+        }
+
+        public void setLend(@Nullable Boolean lend) {
+            this.lend = lend;
         }
     }
 

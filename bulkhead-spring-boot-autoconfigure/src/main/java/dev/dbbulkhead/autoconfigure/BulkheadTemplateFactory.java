@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.limit.AdaptiveLimit;
@@ -13,6 +14,7 @@ import java.util.List;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
@@ -32,6 +34,7 @@ final class BulkheadTemplateFactory {
     private final WorkloadTransactionManagers transactionManagers;
     private final ObjectProvider<GateInstrumentation> instrumentations;
     private final AdaptiveLimits adaptiveLimits;
+    private final LendingPools lendingPools;
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
@@ -44,6 +47,7 @@ final class BulkheadTemplateFactory {
                 primaryDataSource, transactionManagerCustomizers);
         this.instrumentations = instrumentations;
         this.adaptiveLimits = adaptiveLimits;
+        this.lendingPools = new LendingPools(properties, this::dataSourceOf);
         WorkloadSettings.ofDefaults(properties);
         // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
         WorkloadSettings.retryAfterSeconds(null, properties);
@@ -70,15 +74,24 @@ final class BulkheadTemplateFactory {
         if (adaptive != null) {
             listeners.add(adaptive);
         }
-        AdmissionGate gate = new AdmissionGate(workload, settings.gateConfig(), GateListener.composite(listeners));
+        PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
+        @Nullable DataSource dataSource = transactionManagers.dataSource(settings, transactionManager);
+        GateConfig gateConfig = settings.gateConfig().toBuilder()
+                .lending(lendingPools.lendingOf(workload, settings, dataSource)).build();
+        AdmissionGate gate = new AdmissionGate(workload, gateConfig, GateListener.composite(listeners));
         if (adaptive != null) {
             adaptiveLimits.steer(adaptive, gate);
         }
         instruments.forEach(instrumentation -> instrumentation.gateBuilt(gate));
-        PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
         // Every workload gets its budget, so that Spring's retriers can ask it even where the template does not retry.
         return new BulkheadTemplate(gate, transactionManager, settings.transactionDefinition(), settings.timeouts(),
-                transactionManagers.dataSource(settings, transactionManager))
+                dataSource)
                 .withRetries(new WorkloadRetries(settings.maxAttempts(), new RetryBudget(settings.retryBudget())));
+    }
+
+    /** The data source of another workload's transactions, resolved as its own template would resolve it. */
+    private @Nullable DataSource dataSourceOf(String workload) {
+        WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
+        return transactionManagers.dataSource(settings, transactionManagers.transactionManager(workload, settings));
     }
 }

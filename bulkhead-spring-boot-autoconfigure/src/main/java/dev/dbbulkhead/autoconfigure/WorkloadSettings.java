@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.GateRanges;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
@@ -31,10 +32,21 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * @param adaptiveLimit         the bounds of the learnt B, starting at the gate's B; null for a fixed B
  * @param maxAttempts           the attempts the workload gives each operation by itself, the first included
  * @param retryBudget           the budget of the workload's retries and their backoff
+ * @param lending               the places the workload borrows from, and lends to, its DataSource's other workloads
  */
 record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
                         TransactionTimeouts timeouts, Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
-                        @Nullable AdaptiveLimitConfig adaptiveLimit, int maxAttempts, RetryBudgetConfig retryBudget) {
+                        @Nullable AdaptiveLimitConfig adaptiveLimit, int maxAttempts, RetryBudgetConfig retryBudget,
+                        Lending lending) {
+
+    /**
+     * What a workload asks of lending; it takes part only when some workload of its DataSource borrows.
+     *
+     * @param borrow the most places borrowed beyond its B; 0 for none
+     * @param lends  whether its unused places may be borrowed
+     */
+    record Lending(int borrow, boolean lends) {
+    }
 
     /** The most attempts of one operation: more would retry an operation that keeps failing for its own reasons. */
     static final int MAX_ATTEMPTS = 10;
@@ -110,7 +122,20 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 TransactionTimeouts.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null),
-                adaptiveLimit(resolver, gateConfig), maxAttempts(resolver), retryBudget(resolver));
+                adaptiveLimit(resolver, gateConfig), maxAttempts(resolver), retryBudget(resolver), lending(resolver));
+    }
+
+    private static Lending lending(Resolver resolver) {
+        int borrow = validate(resolver.setting("lending.borrow", workload -> workload.getLending().getBorrow(),
+                GateLending.DEFAULT_BORROW), places -> {
+                    if (places < 0 || places > GateLending.MAX_BORROW) {
+                        throw new IllegalArgumentException("must be between 0 (borrows nothing) and "
+                                + GateLending.MAX_BORROW + ", was " + places);
+                    }
+                    return places;
+                });
+        return new Lending(borrow, resolver.setting("lending.lend", workload -> workload.getLending().getLend(), true)
+                .value());
     }
 
     private static int maxAttempts(Resolver resolver) {

@@ -36,7 +36,7 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     public static final String ADMITTED = "db.bulkhead.admitted";
     /**
      * Counter of refused operations, tagged {@code reason}: {@code full}, {@code timeout}, {@code interrupted},
-     * {@code insufficient_time}, {@code criticality}, {@code fair_share}.
+     * {@code insufficient_time}, {@code criticality}, {@code fair_share}, {@code borrow_refused}.
      */
     public static final String REJECTED = "db.bulkhead.rejected";
     /** Timer from admission to the execution permit, or to giving up. */
@@ -63,6 +63,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
     public static final String QUEUE_SHED = "db.bulkhead.queue.shed";
     /** Gauge, 1 while the queue stands and 0 otherwise, tagged {@code discipline}. */
     public static final String QUEUE_STANDING = "db.bulkhead.queue.standing";
+    /** Gauge of the operations running on places borrowed from the other workloads of the DataSource; borrowers only. */
+    public static final String BORROWED = "db.bulkhead.borrowed";
 
     private final MeterRegistry registry;
     /** Every meter this binder registered, to remove them when the context closes. */
@@ -97,6 +99,12 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                         + " shedding those past the target delay), else 0; tag discipline = the discipline in force",
                 Tags.of("discipline", gate.config().queueDiscipline().name().toLowerCase(Locale.ROOT)),
                 g -> g.queueStanding() ? 1 : 0);
+        if (gate.config().lending().borrow() > 0) {
+            // Only a borrower has borrowed places to show: a workload that does not borrow gets no series.
+            gauge(gate, BORROWED, "Operations running beyond max-concurrent on places borrowed from the other"
+                    + " workloads of the DataSource (counted in db.bulkhead.active too)", Tags.empty(),
+                    AdmissionGate::borrowed);
+        }
     }
 
     /** Removes the meters of every workload: their bulkheads close with the application context. */
@@ -146,7 +154,8 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
                     + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting,"
                     + " insufficient_time = less of its deadline left than the workload's operations usually take,"
                     + " criticality = only places held back for more critical work left, fair_share = its key already"
-                    + " held its fair share";
+                    + " held its fair share, borrow_refused = its own places taken and no place of its pool free to"
+                    + " borrow";
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);

@@ -220,6 +220,8 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.retry.min-retries-per-second=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.retry.min-retries-per-second' | between 0 and 2147483647
             db.bulkhead.workloads.orders.retry.window=500ms | Invalid value 'PT0.5S' for property 'db.bulkhead.workloads.orders.retry.window' | between PT1S and PT1H
             db.bulkhead.workloads.orders.retry.backoff-base=2s | Invalid value 'PT2S' for property 'db.bulkhead.workloads.orders.retry.backoff-base' | between PT0.001S and backoffCap PT1S
+            db.bulkhead.workloads.orders.lending.borrow=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.lending.borrow' | between 0 (borrows nothing) and 1000000
+            db.bulkhead.defaults.lending.borrow=1000001 | Invalid value '1000001' for property 'db.bulkhead.defaults.lending.borrow' | between 0 (borrows nothing) and 1000000
             db.bulkhead.workloads.orders.limit.mode=sometimes | Property: db.bulkhead.workloads.orders.limit.mode | ADAPTIVE
             db.bulkhead.defaults.limit.mode=adaptive,db.bulkhead.workloads.orders.limit.min-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.limit.min-concurrent' | between 1 and 2147483647
             db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-concurrent=4,db.bulkhead.defaults.limit.min-concurrent=5 | Invalid value '5' for property 'db.bulkhead.defaults.limit.min-concurrent' | must be between 1 and max-concurrent (B) = 4, where the adaptive limit starts

@@ -9,6 +9,8 @@ import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.GateLending;
+import dev.dbbulkhead.gate.LendingPool;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
@@ -174,7 +176,8 @@ public class BulkheadsEndpoint {
         return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(),
                 gate.active(), gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
                 adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
-                QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null));
+                QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null),
+                LendingDescriptor.of(gate));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -374,11 +377,36 @@ public class BulkheadsEndpoint {
      * @param queue         how waiting operations are served, and how often the CoDel discipline shed
      * @param retry         how failed operations are retried, and what the retry budget granted; null for a
      *                      template given no retries
+     * @param lending       what the workload borrows from and lends to the other workloads of its DataSource; null
+     *                      when it takes no part in lending
      */
     public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
                                      long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool,
-                                     LimitDescriptor limit, QueueDescriptor queue, @Nullable RetryDescriptor retry)
+                                     LimitDescriptor limit, QueueDescriptor queue, @Nullable RetryDescriptor retry,
+                                     @Nullable LendingDescriptor lending)
             implements OperationResponseBody {
+    }
+
+    /**
+     * A workload's part in the lending between the workloads of its DataSource.
+     *
+     * @param pool       the pool's name: the DataSource bean named by the workloads, or {@code primary}
+     * @param borrow     the most places it borrows beyond its B; 0 when it only lends
+     * @param borrowed   operations running on borrowed places now (counted in {@code active} too)
+     * @param lends      whether its unused places may be borrowed
+     * @param poolInUse  places taken now on the pool's ledger: the lenders' running operations and every borrowed one
+     * @param poolLent   the lenders' B in force, summed: what the ledger may hand out
+     * @param reclaiming whether a lender waits now for a borrowed place to come back (every borrow is refused meanwhile)
+     */
+    public record LendingDescriptor(String pool, int borrow, int borrowed, boolean lends, long poolInUse,
+                                    long poolLent, boolean reclaiming) {
+
+        static @Nullable LendingDescriptor of(AdmissionGate gate) {
+            GateLending lending = gate.config().lending();
+            LendingPool pool = lending.pool();
+            return pool == null ? null : new LendingDescriptor(pool.name(), lending.borrow(), gate.borrowed(),
+                    lending.lends(), pool.inUse(), pool.capacity(), pool.reclaiming());
+        }
     }
 
     /**

@@ -64,6 +64,8 @@ public class BulkheadRejectedExceptionHandler {
                     + " nothing was done.";
             case OVER_FAIR_SHARE -> "is overloaded and the caller's key already has its fair share of it;"
                     + " nothing was done.";
+            case BORROW_REFUSED -> "is overloaded and the places it may borrow are in use by their owners;"
+                    + " nothing was done.";
             default -> "is overloaded; nothing was done.";
         };
         return serviceUnavailable(rejection.workload(), rejection.reason().name(), what);

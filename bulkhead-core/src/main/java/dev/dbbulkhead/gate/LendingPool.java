@@ -1,0 +1,148 @@
+package dev.dbbulkhead.gate;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+
+/**
+ * The ledger of the lent places of one connection pool: the places its <em>lenders</em> (gates configured to lend,
+ * {@link GateLending#lends()}) own, shared with the gates of the same pool configured to borrow. Thread-safe.
+ *
+ * <p>Let {@code C} be the sum of the lenders' B in force (read at each decision: a resize by an operator, the adaptive
+ * limit or a fleet share changes it), and {@code L} the places taken on the ledger: one per running operation of a
+ * lender on its own places, one per borrowed operation of any gate. The rules:
+ * <ol>
+ *   <li>every place is taken with a compare-and-set that keeps {@code L <= C}, and given back once;</li>
+ *   <li>a borrow is granted only while no owner waits to take a place back, and only while {@code L < C};</li>
+ *   <li>an owner (an operation of a lender already running on its own gate, within its own B) takes its place if
+ *       {@code L < C}, or else waits in arrival order for the next place given back — every borrow is refused while
+ *       it waits, so the first borrowed place to end is its.</li>
+ * </ol>
+ *
+ * <p><b>Invariant</b>: {@code L <= C} whenever nobody shrank a lender meanwhile (a shrink, as in a gate, lets the
+ * places above the new limit drain, and grants nothing until {@code L} is below). Since a lender's operations run only
+ * within its own B and each holds a ledger place, and a gate that does not lend runs its own operations within its
+ * own B and its borrowed ones on the ledger, the running operations of all the pool's gates never exceed the sum of
+ * their B. A lender below its own B is never refused because of a borrow: {@code L = C} with one of its own places
+ * free means a borrowed operation holds it, and that place comes back to the lender when it ends. Running work is
+ * never interrupted, so the lender may wait that long (no longer than its own deadline, when it has one).
+ */
+public final class LendingPool {
+
+    private final String name;
+    private final Ledger ledger = new Ledger();
+    /** Written when a gate is built, read at every decision: few writes, many reads. */
+    private final List<AdmissionGate> lenders = new CopyOnWriteArrayList<>();
+
+    /** @param name what the pool is called in reports: its DataSource bean name, say */
+    public LendingPool(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    /** The pool's name. */
+    public String name() {
+        return name;
+    }
+
+    /** Places taken on the ledger right now. For observation only. */
+    public long inUse() {
+        return ledger.inUse();
+    }
+
+    /** The lenders' B in force, summed: what the ledger may hand out. For observation only. */
+    public long capacity() {
+        long sum = 0;
+        for (AdmissionGate lender : lenders) {
+            sum += lender.config().maxConcurrent();
+        }
+        return sum;
+    }
+
+    /** Whether an owner waits for a borrowed place to come back right now. For observation only. */
+    public boolean reclaiming() {
+        return ledger.hasQueuedThreads();
+    }
+
+    /** Registers a gate whose own places the ledger lends; called once, as the gate's construction ends. */
+    void addLender(AdmissionGate lender) {
+        lenders.add(lender);
+    }
+
+    /** A borrow: granted only when no owner waits and a place is free; when false, nothing changed. */
+    boolean tryBorrow() {
+        return !ledger.hasQueuedThreads() && ledger.tryTake(capacity());
+    }
+
+    /**
+     * An owner takes its place: at once if one is free and no other owner waits before it, or else waits for the
+     * next place given back, at most {@code maxWaitNanos} when {@code timed}.
+     *
+     * @return whether the place is taken; false only when a timed wait ran out
+     * @throws InterruptedException when interrupted before or while waiting; nothing is then taken
+     */
+    boolean takeOwn(boolean timed, long maxWaitNanos) throws InterruptedException {
+        if (timed) {
+            return ledger.tryAcquireSharedNanos(1L, maxWaitNanos);
+        }
+        ledger.acquireSharedInterruptibly(1L);
+        return true;
+    }
+
+    /** A lender's B changed: wakes the first waiting owner, who takes any place a grow made. */
+    void capacityChanged() {
+        ledger.releaseShared(0L);
+    }
+
+    /** Gives back one place taken by {@link #tryBorrow} or {@link #takeOwn}; the first waiting owner may take it. */
+    void giveBack() {
+        ledger.releaseShared(1L);
+    }
+
+    @Override
+    public String toString() {
+        return "LendingPool[" + name + ", inUse=" + inUse() + ", capacity=" + capacity() + "]";
+    }
+
+    /** The places taken, with the owners waiting for one in arrival order. */
+    private final class Ledger extends AbstractQueuedLongSynchronizer {
+
+        private static final long serialVersionUID = 1L;
+
+        long inUse() {
+            return getState();
+        }
+
+        boolean tryTake(long capacity) {
+            while (true) {
+                long taken = getState();
+                if (taken >= capacity) {
+                    return false;
+                }
+                if (compareAndSetState(taken, taken + 1)) {
+                    return true;
+                }
+            }
+        }
+
+        @Override
+        protected long tryAcquireShared(long ignored) {
+            // Owners in arrival order: one arriving now does not pass one that waits.
+            if (hasQueuedPredecessors()) {
+                return -1L;
+            }
+            long capacity = capacity();
+            return tryTake(capacity) ? Math.max(0L, capacity - getState()) : -1L;
+        }
+
+        @Override
+        protected boolean tryReleaseShared(long places) {
+            while (true) {
+                long taken = getState();
+                if (compareAndSetState(taken, taken - places)) {
+                    return true;
+                }
+            }
+        }
+    }
+}

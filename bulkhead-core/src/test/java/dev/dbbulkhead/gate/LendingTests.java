@@ -1,0 +1,164 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Lending between two gates of one pool: a lender of B = 2 and a borrower of B = 1 that may borrow 2. */
+class LendingTests {
+
+    private final LendingPool pool = new LendingPool("main");
+    private final AdmissionGate lender = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(2)
+            .lending(GateLending.of(pool, 0, true)).build());
+    private final AdmissionGate borrower = new AdmissionGate("reports", GateConfig.builder().maxConcurrent(1)
+            .lending(GateLending.of(pool, 2, false)).build());
+    /** Callers holding their permits, each on a thread of its own: a thread holds one permit at most. */
+    private final List<QueuedCaller> callers = new ArrayList<>();
+    private final List<String> served = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void giveEverythingBack() throws InterruptedException {
+        for (QueuedCaller caller : callers) {
+            caller.leave();
+        }
+        assertThat(pool.inUse()).as("every ledger place back").isZero();
+        assertThat(lender.active() + borrower.active()).isZero();
+    }
+
+    @Test
+    void withoutLendingAGateKeepsItsFastPathAndItsPlacesToItself() {
+        assertThat(GateConfig.defaults().lending().isNone()).isTrue();
+        assertThat(GateLending.of(pool, 0, false).isNone()).as("neither lends nor borrows").isTrue();
+        assertThat(new AdmissionGate("plain", GateConfig.defaults()).hasFastPath()).isTrue();
+        assertThat(lender.hasFastPath()).isFalse();
+        assertThat(borrower.hasFastPath()).isFalse();
+    }
+
+    @Test
+    void whileTheLenderIsIdleTheBorrowerRunsItsOwnPlacesAndTheCeilingNeverMore() throws Exception {
+        hold(borrower, 3);
+
+        assertThat(borrower.active()).isEqualTo(3);
+        assertThat(borrower.borrowed()).isEqualTo(2);
+        assertThat(pool.inUse()).isEqualTo(2);
+        assertThat(refusal(borrower)).as("the ceiling reached: its own gate is full").isEqualTo(RejectionReason.ADMISSION_FULL);
+    }
+
+    @Test
+    void placesTheLenderUsesAreNotLent() throws Exception {
+        hold(lender, 1);
+        hold(borrower, 2);
+
+        assertThat(refusal(borrower)).isEqualTo(RejectionReason.BORROW_REFUSED);
+        assertThat(lender.active() + borrower.active()).as("never more than the B of both").isEqualTo(3);
+    }
+
+    @Test
+    void aLenderBelowItsBTakesItsBorrowedPlaceBackBeforeAnyBorrower() throws Exception {
+        AdmissionGate batch = new AdmissionGate("batch", GateConfig.builder().maxConcurrent(1)
+                .lending(GateLending.of(pool, 1, false)).build());
+        hold(borrower, 2);
+        hold(batch, 2);
+        assertThat(pool.inUse()).as("both of the lender's places borrowed").isEqualTo(2);
+        QueuedCaller owner = QueuedCaller.start("owner", lender, served);
+        callers.add(owner);
+        awaitReclaiming();
+        assertThat(owner.decided()).as("its place is borrowed: it waits, it is not refused").isFalse();
+
+        callers.remove(1).leave();
+        assertThat(refusal(borrower)).as("the place given back is the owner's, not another borrower's")
+                .isEqualTo(RejectionReason.BORROW_REFUSED);
+
+        assertThat(owner.outcome()).isEqualTo("admitted");
+        assertThat(lender.active() + borrower.active() + batch.active()).as("never above the B of the three")
+                .isEqualTo(4);
+        assertThat(refusal(borrower)).isEqualTo(RejectionReason.BORROW_REFUSED);
+    }
+
+    @Test
+    void aLenderWaitingForItsPlaceTakesTheOneAGrowMakes() throws Exception {
+        hold(borrower, 3);
+        QueuedCaller owner = QueuedCaller.start("owner", lender, served);
+        callers.add(owner);
+        awaitReclaiming();
+
+        lender.resizeConcurrent(3);
+
+        assertThat(owner.outcome()).as("no borrowed place ended, a grow made one").isEqualTo("admitted");
+    }
+
+    @Test
+    void aLenderInterruptedWhileWaitingForItsPlaceGivesBackEverythingItTook() throws Exception {
+        hold(borrower, 3);
+        QueuedCaller owner = QueuedCaller.start("owner", lender, served);
+        awaitReclaiming();
+
+        owner.thread().interrupt();
+
+        assertThat(owner.outcome()).isEqualTo("INTERRUPTED interrupted");
+        owner.leave();
+        assertThat(lender.active()).isZero();
+        assertThat(pool.reclaiming()).isFalse();
+        assertThat(pool.inUse()).as("the borrowed places only").isEqualTo(2);
+    }
+
+    @Test
+    void aSaturatedBorrowerBorrowsNothing() {
+        try (GateSaturation full = borrower.saturate()) {
+            assertThat(refusal(borrower)).isEqualTo(RejectionReason.ADMISSION_FULL);
+            assertThat(pool.inUse()).isZero();
+        }
+        assertThat(borrower.borrowed()).isZero();
+    }
+
+    @Test
+    void whatIsLentFollowsTheBInForce() throws Exception {
+        lender.resizeConcurrent(1);
+        hold(borrower, 2);
+
+        assertThat(refusal(borrower)).as("one place left to lend after the shrink").isEqualTo(RejectionReason.BORROW_REFUSED);
+        lender.resizeConcurrent(3);
+        hold(borrower, 1);
+        assertThat(pool.capacity()).isEqualTo(3);
+    }
+
+    @Test
+    void lendingIsNotCombinedWithAdmissionRules() {
+        assertThatThrownBy(() -> GateConfig.builder().lending(GateLending.of(pool, 1, false))
+                .admissionRules(AdmissionRules.builder().criticalReserve(0.5).build()).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lending cannot be combined");
+        assertThatThrownBy(() -> GateLending.of(pool, -1, true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("borrow must be between 0 and 1000000, was -1");
+    }
+
+    private void hold(AdmissionGate gate, int operations) throws Exception {
+        for (int i = 0; i < operations; i++) {
+            QueuedCaller caller = QueuedCaller.start(gate.workload() + "-" + callers.size(), gate, served);
+            callers.add(caller);
+            assertThat(caller.outcome()).as(caller + " admitted").isEqualTo("admitted");
+        }
+    }
+
+    /** Returns once an owner waits for a borrowed place to come back. */
+    private void awaitReclaiming() {
+        while (!pool.reclaiming()) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** How the test thread, holding nothing, is refused by {@code gate}. */
+    private static RejectionReason refusal(AdmissionGate gate) {
+        try (Permit admitted = gate.acquire()) {
+            throw new AssertionError("admitted by " + gate + " as " + admitted);
+        } catch (BulkheadRejectedException refused) {
+            return refused.reason();
+        }
+    }
+}

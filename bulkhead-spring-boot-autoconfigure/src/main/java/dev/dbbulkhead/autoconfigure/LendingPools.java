@@ -1,0 +1,64 @@
+package dev.dbbulkhead.autoconfigure;
+
+import dev.dbbulkhead.gate.GateLending;
+import dev.dbbulkhead.gate.LendingPool;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One {@link LendingPool} per DataSource whose workloads lend to each other: the workloads of one pool are those whose
+ * transactions use the same DataSource bean. A workload takes part only when it borrows, or lends while a workload of
+ * its DataSource borrows — the defaults (nobody borrows) leave every gate out of every pool, fast path included.
+ * Used while the templates are built, at start-up.
+ */
+final class LendingPools {
+
+    private static final Log logger = LogFactory.getLog(LendingPools.class);
+
+    private final BulkheadProperties properties;
+    private final Function<String, @Nullable DataSource> dataSourceOfWorkload;
+    /** By identity: two DataSource beans that compare equal are still two pools. */
+    private final Map<DataSource, LendingPool> pools = new IdentityHashMap<>();
+
+    LendingPools(BulkheadProperties properties, Function<String, @Nullable DataSource> dataSourceOfWorkload) {
+        this.properties = properties;
+        this.dataSourceOfWorkload = dataSourceOfWorkload;
+    }
+
+    /** How workload {@code workload}, whose transactions use {@code dataSource}, takes part in its pool's lending. */
+    synchronized GateLending lendingOf(String workload, WorkloadSettings settings, @Nullable DataSource dataSource) {
+        WorkloadSettings.Lending asked = settings.lending();
+        if (asked.borrow() == 0 && !(asked.lends() && dataSource != null && someoneBorrowsOn(dataSource))) {
+            return GateLending.none();
+        }
+        if (dataSource == null) {
+            logger.warn("db-bulkhead workload '" + workload + "': lending.borrow = " + asked.borrow() + " ignored:"
+                    + " the DataSource of its transactions is unknown, so there is no pool to borrow from. Name it"
+                    + " with " + BulkheadProperties.PREFIX + ".workloads." + workload + ".data-source.");
+            return GateLending.none();
+        }
+        String named = settings.dataSource().value();
+        String name = named == null ? "primary" : named;
+        LendingPool pool = pools.computeIfAbsent(dataSource, ignored -> new LendingPool(name));
+        return GateLending.of(pool, asked.borrow(), asked.lends());
+    }
+
+    /** Whether a workload of {@code dataSource} borrows: a configured one, or every unconfigured one by default. */
+    private boolean someoneBorrowsOn(DataSource dataSource) {
+        if (WorkloadSettings.ofDefaults(properties).lending().borrow() > 0) {
+            return true;
+        }
+        for (String other : properties.getWorkloads().keySet()) {
+            if (WorkloadSettings.ofWorkload(other, properties).lending().borrow() > 0
+                    && dataSourceOfWorkload.apply(other) == dataSource) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

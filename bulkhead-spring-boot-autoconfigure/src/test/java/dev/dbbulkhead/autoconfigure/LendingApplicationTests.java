@@ -1,0 +1,239 @@
+package dev.dbbulkhead.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.LendingDescriptor;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.LendingPool;
+import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * Lending between two workloads of one DataSource on real PostgreSQL: {@code orders} (B = 2) lends, {@code reports}
+ * (B = 1) borrows up to 2. Operations hold their connection inside an open transaction until their latch is counted
+ * down, and the pool's busy sessions are counted from outside — in {@code pg_stat_activity} and by HikariCP — so that
+ * the sum of the B (3) is checked where the connections are, not only in the gates.
+ */
+@Timeout(value = 1, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class LendingApplicationTests {
+
+    private static final String APPLICATION_NAME = "lending-tests";
+
+    private final MeterRegistry meters = new SimpleMeterRegistry();
+    private final ApplicationContextRunner runner = MeteredEndpointApplications.runner(meters)
+            .withPropertyValues("spring.datasource.hikari.maximum-pool-size=6",
+                    "spring.datasource.hikari.data-source-properties.ApplicationName=" + APPLICATION_NAME,
+                    "db.bulkhead.workloads.orders.max-concurrent=2",
+                    "db.bulkhead.workloads.reports.max-concurrent=1",
+                    "db.bulkhead.workloads.reports.lending.borrow=2");
+
+    private final List<Holder> holders = new ArrayList<>();
+
+    @Test
+    void whileTheLenderIsIdleTheBorrowerRunsItsBAndItsCeilingAtOnceAndNeverMore() {
+        runner.run(context -> {
+            try {
+                BulkheadTemplate reports = template(context, "reports");
+                hold(reports, 3);
+
+                assertThat(busySessions(context)).as("busy sessions of the pool, from outside").isEqualTo(3);
+                assertThat(refusal(reports)).as("its ceiling reached").isEqualTo(RejectionReason.ADMISSION_FULL);
+                assertThat(reports.gate().borrowed()).isEqualTo(2);
+                assertThat(meters.get(BulkheadMeterBinder.BORROWED).tag("workload", "reports").gauge().value())
+                        .isEqualTo(2.0);
+                assertThat(meters.find(BulkheadMeterBinder.BORROWED).tag("workload", "orders").gauge())
+                        .as("only a borrower has borrowed places to show").isNull();
+                BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+                // reports lends too (lending.lend defaults to true): its own place is on the ledger, in use.
+                assertThat(endpoint.workload("reports").lending()).isEqualTo(new LendingDescriptor("primary", 2, 2,
+                        true, 3, 3, false));
+                assertThat(endpoint.workload("orders").lending()).isEqualTo(new LendingDescriptor("primary", 0, 0,
+                        true, 3, 3, false));
+                assertThat(endpoint.workload("reports").active()).as("borrowed places counted as active").isEqualTo(3);
+            } finally {
+                releaseAll();
+            }
+            assertThat(pool(context).inUse()).as("every ledger place back").isZero();
+        });
+    }
+
+    @Test
+    void whenTheLenderAsksTheBorrowerIsRefusedAndTheLenderGetsItsBAsBorrowedPlacesEnd() {
+        runner.run(context -> {
+            try {
+                BulkheadTemplate reports = template(context, "reports");
+                BulkheadTemplate orders = template(context, "orders");
+                hold(reports, 3);
+                Holder firstOwner = start(orders);
+                Holder secondOwner = start(orders);
+                while (!(pool(context).reclaiming() && orders.gate().active() == 2)) {
+                    Thread.onSpinWait();
+                }
+                assertThat(firstOwner.decided() || secondOwner.decided()).as("they wait; nobody refuses them")
+                        .isFalse();
+                assertThat(refusal(reports)).as("its own place taken, the others' wanted back")
+                        .isEqualTo(RejectionReason.ADMISSION_FULL);
+
+                holders.get(2).release();
+                awaitOneOf(firstOwner, secondOwner);
+                assertThat(busySessions(context)).as("never above the sum of the B").isEqualTo(3);
+                assertThat(refusal(reports)).as("a borrowed place came back: it goes to the owner still waiting")
+                        .isEqualTo(RejectionReason.BORROW_REFUSED);
+
+                holders.get(1).release();
+                firstOwner.awaitRunning();
+                secondOwner.awaitRunning();
+                assertThat(busySessions(context)).as("the lender has its B, the borrower its own").isEqualTo(3);
+                assertThat(reports.gate().borrowed()).isZero();
+                assertThat(refusal(reports)).as("every lent place in use by its owner")
+                        .isEqualTo(RejectionReason.BORROW_REFUSED);
+            } finally {
+                releaseAll();
+            }
+        });
+    }
+
+    @Test
+    void withoutABorrowerNoWorkloadTakesPartInLending() {
+        new ApplicationContextRunner().with(SharedDatabase::onBootJdbc)
+                .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2",
+                        "db.bulkhead.workloads.reports.lending.lend=true")
+                .run(context -> {
+                    assertThat(template(context, "orders").gate().config().lending().isNone()).isTrue();
+                    assertThat(template(context, "reports").gate().config().lending().isNone()).isTrue();
+                });
+    }
+
+    private void hold(BulkheadTemplate template, int operations) throws Exception {
+        for (int i = 0; i < operations; i++) {
+            start(template).awaitRunning();
+        }
+    }
+
+    private Holder start(BulkheadTemplate template) {
+        Holder holder = new Holder(template);
+        holders.add(holder);
+        return holder;
+    }
+
+    private void releaseAll() throws Exception {
+        for (Holder holder : holders) {
+            holder.release();
+        }
+        for (Holder holder : holders) {
+            holder.ended.get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    private static void awaitOneOf(Holder first, Holder second) {
+        while (!first.running.isDone() && !second.running.isDone()) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static BulkheadTemplate template(AssertableApplicationContext context, String workload) {
+        return context.getBean(BulkheadRegistry.class).template(workload);
+    }
+
+    private static LendingPool pool(AssertableApplicationContext context) {
+        AdmissionGate gate = template(context, "reports").gate();
+        return Objects.requireNonNull(gate.config().lending().pool());
+    }
+
+    /** How the test thread, holding nothing, is refused by {@code template}. */
+    private static RejectionReason refusal(BulkheadTemplate template) {
+        return catchThrowableOfType(BulkheadRejectedException.class,
+                () -> template.executeWithoutResult(status -> { })).reason();
+    }
+
+    /**
+     * The pool's sessions inside an open transaction, as every operation here holds one, counted by the server and,
+     * for agreement, by HikariCP; read from a connection of the test's own, outside the pool. (Sessions the pool opens
+     * meanwhile run their set-up statements outside a transaction, so they are not counted.)
+     */
+    private static int busySessions(AssertableApplicationContext context) throws SQLException {
+        int server;
+        try (Connection outside = SharedDatabase.DATABASE.connect();
+             PreparedStatement count = outside.prepareStatement("SELECT count(*) FROM pg_stat_activity"
+                     + " WHERE application_name = ? AND state = 'idle in transaction'")) {
+            count.setString(1, APPLICATION_NAME);
+            try (ResultSet result = count.executeQuery()) {
+                result.next();
+                server = result.getInt(1);
+            }
+        }
+        int hikari = context.getBean(HikariDataSource.class).getHikariPoolMXBean().getActiveConnections();
+        assertThat(server).as("busy sessions seen by the server and by HikariCP").isEqualTo(hikari);
+        return hikari;
+    }
+
+    /** An operation of a workload on a thread of its own: it runs a query, then holds its transaction until released. */
+    private static final class Holder {
+
+        private final CompletableFuture<String> running = new CompletableFuture<>();
+        private final CountDownLatch release = new CountDownLatch(1);
+        private final CompletableFuture<String> ended = new CompletableFuture<>();
+
+        Holder(BulkheadTemplate template) {
+            Thread.ofVirtual().start(() -> {
+                try {
+                    template.executeWithoutResult(status -> {
+                        new JdbcTemplate(template.dataSource().orElseThrow()).queryForObject("SELECT 1",
+                                Integer.class);
+                        running.complete("running");
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    });
+                    ended.complete("committed");
+                } catch (RuntimeException | Error refused) {
+                    ended.complete(refused.toString());
+                    running.complete("ended before running: " + refused);
+                }
+            });
+        }
+
+        boolean decided() {
+            return running.isDone();
+        }
+
+        /** Returns once the operation runs; fails at once when it was refused instead. */
+        void awaitRunning() throws Exception {
+            String state = running.get(30, TimeUnit.SECONDS);
+            if (!state.equals("running")) {
+                throw new AssertionError("not admitted: " + state);
+            }
+        }
+
+        void release() {
+            release.countDown();
+        }
+    }
+}
