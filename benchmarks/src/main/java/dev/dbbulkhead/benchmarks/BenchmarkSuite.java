@@ -16,21 +16,26 @@ import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import dev.dbbulkhead.benchmarks.retry.RetryAmplificationReport;
 import dev.dbbulkhead.benchmarks.retry.RetryAmplificationScenario;
+import dev.dbbulkhead.benchmarks.shares.SharesReport;
+import dev.dbbulkhead.benchmarks.shares.SharesRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
- * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification] [--out DIR]
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares] [--out DIR]
  * [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
- * {@code --paths A,B}, {@code --callers 1,8,32,v64,v512}) are described in {@link PathCostRun}.
+ * {@code --paths A,B}, {@code --callers 1,8,32,v64,v512}) are described in {@link PathCostRun}. {@code shares} takes
+ * {@code --before JAR} alone: the benchmarks jar of the build before the admission rules, whose gate-cost benchmarks
+ * then run beside this build's ({@link SharesRun}).
  */
 public final class BenchmarkSuite {
 
@@ -38,7 +43,7 @@ public final class BenchmarkSuite {
     }
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
-            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification] [--out DIR] [--quick]"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares] [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
 
@@ -55,8 +60,9 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification").contains(what)
-                || !arguments.isEmpty() && !List.of("all", "path-cost").contains(what)) {
+                "retry-amplification", "shares").contains(what)
+                || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
+                || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
             System.exit(2);
         }
@@ -102,11 +108,28 @@ public final class BenchmarkSuite {
             RetryAmplificationReport.write(result, Environment.describe(BenchDatabase.serverVersion()), out);
             System.out.println("retry amplification written to " + out.resolve("retry-amplification.md"));
         }
+        if (what.equals("all") || what.equals("shares")) {
+            SharesRun.Result result = SharesRun.run(quick, before(arguments));
+            SharesReport.write(result, Environment.describe(BenchDatabase.serverVersion()), out);
+            System.out.println("tenants and criticality written to " + out.resolve(SharesReport.FILE));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);
         System.out.println(environment);
         // The embedded PostgreSQL stops in a shutdown hook; JMH and HikariCP may leave non-daemon threads.
         System.exit(0);
+    }
+
+    /** Whether {@code arguments} are nothing or {@code --before JAR}. */
+    private static boolean onlyBefore(List<String> arguments) {
+        return arguments.isEmpty() || arguments.size() == 2 && arguments.getFirst().equals("--before");
+    }
+
+    /** The jar after {@code --before}, if given. */
+    private static Optional<Path> before(List<String> arguments) {
+        int flag = arguments.indexOf("--before");
+        return flag < 0 || flag + 1 >= arguments.size() ? Optional.empty()
+                : Optional.of(Path.of(arguments.get(flag + 1)));
     }
 
     /** Reads path-cost's options before anything runs, so that a mistyped one does not wait for the other scenarios. */

@@ -1,18 +1,15 @@
 package dev.dbbulkhead.benchmarks.adaptive;
 
-import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.Gradient2Limit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import dev.dbbulkhead.benchmarks.overload.GuardedTransactions;
-import dev.dbbulkhead.benchmarks.overload.PlainTransaction;
+import dev.dbbulkhead.benchmarks.overload.LimiterTransactions;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
-import dev.dbbulkhead.jdbc.SqlWork;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import java.time.Duration;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import javax.sql.DataSource;
@@ -54,28 +51,13 @@ record Contender(String label, Function<DataSource, Guarded> open) {
     /**
      * Netflix concurrency-limits' Gradient2 around the transaction, with the library's default settings except the
      * bounds, which are ours (1 to the pool's size, starting at it): its default floor of 20 would keep it at 20.
-     * A commit is a success; any failure is ignored, as the library advises for errors that are not timeouts.
      */
     static Contender gradient2(int poolSize) {
         return new Contender("Gradient2 (Netflix)", pool -> {
             SimpleLimiter<Void> limiter = SimpleLimiter.newBuilder().limit(Gradient2Limit.newBuilder()
                     .initialLimit(poolSize).minLimit(1).maxConcurrency(poolSize).build()).build();
-            GuardedTransactions transactions = new GuardedTransactions() {
-                @Override
-                public <T> T transaction(SqlWork<T> work) throws Exception {
-                    Limiter.Listener listener = limiter.acquire(null)
-                            .orElseThrow(() -> new RejectedExecutionException("Gradient2 limit reached"));
-                    T result;
-                    try {
-                        result = PlainTransaction.run(pool, work);
-                    } catch (Exception | Error failure) {
-                        listener.onIgnore();
-                        throw failure;
-                    }
-                    listener.onSuccess();
-                    return result;
-                }
-            };
+            GuardedTransactions transactions = LimiterTransactions.behind(limiter, null, pool,
+                    "Gradient2 limit reached");
             return new Guarded(transactions, limiter::getLimit);
         });
     }
