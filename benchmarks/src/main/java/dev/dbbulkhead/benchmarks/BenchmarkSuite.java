@@ -5,6 +5,8 @@ import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
 import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
+import dev.dbbulkhead.benchmarks.lending.LendingReport;
+import dev.dbbulkhead.benchmarks.lending.LendingScenario;
 import dev.dbbulkhead.benchmarks.load.ScenarioSettings;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.OverloadResult;
@@ -28,7 +30,7 @@ import java.util.Optional;
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
- * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares] [--out DIR]
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending] [--out DIR]
  * [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
@@ -43,7 +45,7 @@ public final class BenchmarkSuite {
     }
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
-            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares] [--out DIR] [--quick]"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending] [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
 
@@ -60,7 +62,7 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares").contains(what)
+                "retry-amplification", "shares", "lending").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -109,9 +111,16 @@ public final class BenchmarkSuite {
             System.out.println("retry amplification written to " + out.resolve("retry-amplification.md"));
         }
         if (what.equals("all") || what.equals("shares")) {
+            // The lending scenario runs inside it, so that every target of the section comes from one run.
             SharesRun.Result result = SharesRun.run(quick, before(arguments));
             SharesReport.write(result, Environment.describe(BenchDatabase.serverVersion()), out);
-            System.out.println("tenants and criticality written to " + out.resolve(SharesReport.FILE));
+            LendingReport.write(result.lending().detail(), Environment.describe(BenchDatabase.serverVersion()), out);
+            System.out.println("tenants, criticality and lending written to " + out.resolve(SharesReport.FILE)
+                    + " and " + out.resolve("lending.md"));
+        } else if (what.equals("lending")) {
+            LendingReport.write(LendingScenario.run(quick ? LendingScenario.Timing.QUICK : LendingScenario.Timing.FULL),
+                    Environment.describe(BenchDatabase.serverVersion()), out);
+            System.out.println("lending written to " + out.resolve("lending.md"));
         }
         String environment = Environment.describe(BenchDatabase.serverVersion());
         Files.writeString(out.resolve("environment.md"), environment);

@@ -74,6 +74,8 @@ public final class BenchDatabase {
         HikariConfig config = database.poolConfig(size, name);
         config.setAutoCommit(false);
         config.setConnectionTimeout(connectionTimeout.toMillis());
+        // Names the pool's sessions in pg_stat_activity, for scenarios that watch them from the server's side.
+        config.addDataSourceProperty("ApplicationName", name);
         HikariDataSource pool = new HikariDataSource(config);
         // Open every connection now, so that no run pays for connecting.
         Connection[] held = new Connection[size];

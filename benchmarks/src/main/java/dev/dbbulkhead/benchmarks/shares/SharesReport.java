@@ -30,8 +30,11 @@ public final class SharesReport {
                 .append(flood(result.flood())).append('\n')
                 .append("### Criticality\n\n").append(criticalitySetup(result)).append("\n\n")
                 .append(criticality(result.criticality())).append('\n')
-                .append("### Lending between workloads\n\n").append(LendingScenario.NOT_ON_THIS_BRANCH)
-                .append(".\n\n")
+                .append("### Lending between workloads\n\n").append("The scenario of [lending.md](lending.md), run"
+                        + " within this run: the borrower's goodput while the owner is idle, with lending over without: ")
+                .append(number(result.lending().borrowerGoodputRatio(), 2)).append(" ×; the owner's p99 from one"
+                        + " second after its return, with lending over without: ")
+                .append(number(result.lending().ownerP99Ratio(), 2)).append(" ×.\n\n")
                 .append("### Fast path of a workload without rules\n\n").append(fastPath(result)).append('\n');
         failures(result, text);
         text.append("Run from ").append(result.began()).append(" to ").append(result.ended()).append(".\n\n")

@@ -26,7 +26,7 @@ public final class SharesRun {
      * @param fastPath empty when no earlier build's jar was given
      */
     public record Result(ScenarioSettings settings, KeyFlood.Result flood, TenantsScenario.Result tenants,
-                         CriticalityScenario.Result criticality, Optional<LendingScenario.Result> lending,
+                         CriticalityScenario.Result criticality, SharesLending.Result lending,
                          Optional<FastPathComparison.Result> fastPath, Instant began, Instant ended) {
 
         /** Every target of the section with its verdict. */
@@ -47,7 +47,7 @@ public final class SharesRun {
         BenchDatabase database = BenchDatabase.create();
         TenantsScenario.Result tenants = TenantsScenario.run(database, settings);
         CriticalityScenario.Result criticality = CriticalityScenario.run(database, settings);
-        Optional<LendingScenario.Result> lending = LendingScenario.run(database, settings);
+        SharesLending.Result lending = SharesLending.run(quick);
         Optional<FastPathComparison.Result> fastPath = before.isEmpty() ? Optional.empty()
                 : Optional.of(FastPathComparison.run(before.get(),
                         quick ? FastPathComparison.Effort.QUICK : FastPathComparison.Effort.FULL));
