@@ -10,8 +10,10 @@ import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
 import dev.dbbulkhead.autoconfigure.HeldOperations;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.OperationClass;
+import dev.dbbulkhead.metrics.KeyMeterBinder;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -68,6 +70,9 @@ class OperationClassOverHttpTests {
 
     @Autowired
     TenantApplication.Checkout checkout;
+
+    @Autowired
+    MeterRegistry meters;
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry properties) {
@@ -140,6 +145,38 @@ class OperationClassOverHttpTests {
             assertThat(get("/checkout", "X-Criticality", "critical").statusCode()).isEqualTo(200);
             assertThat(get("/checkout/pay", "X-Criticality", "sheddable").statusCode())
                     .as("@DbBulkhead(criticality = CRITICAL) wins over the request's").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theBusiestKeysAreMeteredAndShownCappedTheRestAsOther() throws Exception {
+        BulkheadTemplate tenants = registry.template("tenants");
+        runAs(tenants, "heavy-1", 60);
+        runAs(tenants, "heavy-2", 50);
+        for (int i = 0; i < 200; i++) {
+            runAs(tenants, "light-" + i, 1);
+        }
+        runAs(tenants, "heavy-1", 1);
+
+        assertThat(meters.find(KeyMeterBinder.KEY_OPERATIONS).tag("workload", "tenants").meters())
+                .extracting(meter -> meter.getId().getTag("key")).as("two metered keys and other, per outcome")
+                .containsOnly("heavy-1", "heavy-2", "other").hasSizeLessThanOrEqualTo(6);
+        HttpResponse<String> endpoint = get("/actuator/dbbulkheads/tenants", null, null);
+        assertThat(endpoint.statusCode()).isEqualTo(200);
+        assertThat(endpoint.body()).contains("\"fairShares\":true").contains("\"keySlots\":256")
+                .contains("\"meteredKeys\":2").contains("\"topKeys\":[{\"key\":\"heavy-1\"")
+                .contains("{\"key\":\"heavy-2\",\"admitted\":")
+                .contains("\"otherKeys\":{\"key\":\"other\"");
+        assertThat(get("/actuator/dbbulkheads/checkout", null, null).body())
+                .contains("\"rules\":{\"criticalReserve\":0.34,\"sheddableReserve\":0.67,\"fairShares\":false")
+                .contains("\"topKeys\":[]");
+    }
+
+    private static void runAs(BulkheadTemplate template, String key, int times) {
+        try (OperationClass.Scope bound = OperationClass.of(Criticality.DEFAULT, key).bind()) {
+            for (int i = 0; i < times; i++) {
+                template.execute(status -> 1);
+            }
         }
     }
 
