@@ -1,5 +1,6 @@
 package dev.dbbulkhead.annotation;
 
+import dev.dbbulkhead.gate.Criticality;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
@@ -52,4 +53,21 @@ public @interface DbBulkhead {
      * leaves it to them.
      */
     boolean readOnly() default false;
+
+    /**
+     * The criticality of the calls, for a workload with criticality reserves
+     * ({@code db.bulkhead.workloads.<name>.criticality.*}): {@link Criticality#SHEDDABLE} work is refused first under
+     * contention, {@link Criticality#CRITICAL} work may take the places held back for it. The default,
+     * {@link Criticality#DEFAULT}, says nothing: the calls take the criticality the request gives them (its
+     * criticality header), else the default one. A workload without rules ignores it.
+     */
+    Criticality criticality() default Criticality.DEFAULT;
+
+    /**
+     * A SpEL expression over the method's arguments giving the key (tenant) of each call, for a workload with fair
+     * shares ({@code fair-share.enabled}): {@code "#tenantId"}, {@code "#order.customerId"}, or {@code "#p0"} by
+     * position. A non-null value, as a string, is the key, ahead of the request's; {@code null}, or no expression
+     * (the default), leaves the request's key. Parsed once per method; a workload without rules never evaluates it.
+     */
+    String key() default "";
 }

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.expression.ParseException;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.TransactionManager;
@@ -73,6 +74,9 @@ final class DbBulkheadChecks {
             DbBulkheadDeclarationException refusal = declarationRefusal(beanName, targetClass, candidate, workload,
                     declared);
             if (refusal == null) {
+                refusal = keyRefusal(beanName, targetClass, method, workload);
+            }
+            if (refusal == null) {
                 try {
                     entries.get().check(beanName, candidate.declaringType(), method, workload);
                 } catch (RuntimeException unknownWorkload) {
@@ -92,6 +96,22 @@ final class DbBulkheadChecks {
         }
         if (configurationFailure != null) {
             throw configurationFailure;
+        }
+    }
+
+    /** Why the method's key expression cannot give keys, or null when it can (or it has none). */
+    private static @Nullable DbBulkheadDeclarationException keyRefusal(String beanName, Class<?> targetClass,
+                                                                       Method method, String workload) {
+        DbBulkhead declaration = DbBulkheadDeclarations.declarationOf(method, targetClass);
+        if (declaration == null) {
+            return null;
+        }
+        try {
+            OperationClassifier.parseKey(declaration.key());
+            return null;
+        } catch (ParseException unreadable) {
+            return DbBulkheadDeclarationException.unreadableKey(beanName, targetClass, method, workload,
+                    declaration.key(), String.valueOf(unreadable.getMessage()));
         }
     }
 

@@ -96,6 +96,15 @@ public final class DbBulkheadDeclarationException extends RuntimeException {
                         + " through the bean rather than from inside the same object.");
     }
 
+    static DbBulkheadDeclarationException unreadableKey(String beanName, Class<?> beanClass, Method method,
+                                                        String workload, String expression, String why) {
+        return new DbBulkheadDeclarationException(
+                describe(beanName, beanClass, method) + " is annotated @DbBulkhead(value = \"" + workload
+                        + "\", key = \"" + expression + "\"), but the key is not a SpEL expression: " + why + ".",
+                "Give key an expression over the method's arguments, such as \"#tenantId\" or \"#p0\", or remove"
+                        + " it to use the request's key.");
+    }
+
     static DbBulkheadDeclarationException unproxyableClass(String beanName, Class<?> beanClass) {
         String kind = beanClass.isRecord() ? "a record" : "a final class";
         return new DbBulkheadDeclarationException(

@@ -42,4 +42,12 @@ public interface DbBulkheadEntries {
     default boolean retries(String workload) {
         return false;
     }
+
+    /**
+     * Whether the workload's gate has admission rules (criticality reserves, fair shares), so that a call's
+     * {@code @DbBulkhead(criticality, key)} must be told to it; {@code false} spares every call of the others any work.
+     */
+    default boolean classifies(String workload) {
+        return false;
+    }
 }

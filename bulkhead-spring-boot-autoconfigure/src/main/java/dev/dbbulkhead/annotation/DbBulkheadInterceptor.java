@@ -1,5 +1,6 @@
 package dev.dbbulkhead.annotation;
 
+import dev.dbbulkhead.gate.OperationClass;
 import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.Objects;
@@ -48,12 +49,23 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
      * back.
      */
     private record Entry(@Nullable Class<?> targetClass, TransactionOperations transactions,
-                         TransactionAttribute rules, boolean retried) {
+                         TransactionAttribute rules, boolean retried, @Nullable OperationClassifier classifier) {
     }
 
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
         Entry entry = entryOf(invocation);
+        OperationClassifier classifier = entry.classifier();
+        if (classifier == null) {
+            return run(entry, invocation);
+        }
+        // Bound around the admission (and every retry's), on the calling thread, and unbound however the call ends.
+        try (OperationClass.Scope bound = classifier.bind(invocation)) {
+            return run(entry, invocation);
+        }
+    }
+
+    private @Nullable Object run(Entry entry, MethodInvocation invocation) throws Throwable {
         AdmittedCall call = new AdmittedCall(invocation, entry.rules(), entry.retried());
         Object result;
         try {
@@ -107,7 +119,8 @@ final class DbBulkheadInterceptor implements MethodInterceptor {
         TransactionDefinition definition = AdmittedDefinitions.of(ways.transactionDefinition(workload),
                 declared != null ? declared.attribute() : null, declaration.readOnly());
         return new Entry(targetClass, ways.transactions(workload, definition),
-                declared != null ? declared.attribute() : DEFAULT_RULES, ways.retries(workload));
+                declared != null ? declared.attribute() : DEFAULT_RULES, ways.retries(workload),
+                ways.classifies(workload) ? OperationClassifier.of(declaration) : null);
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.budget.BudgetSettings;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.gate.GateInstrumentation;
+import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -48,9 +49,16 @@ public final class BulkheadAutoConfiguration {
     BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
-            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits) {
+            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits,
+            KeyTallies keyTallies) {
         return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
-                transactionManagerCustomizers, instrumentations, adaptiveLimits);
+                transactionManagerCustomizers, instrumentations, adaptiveLimits, keyTallies);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KeyTallies dbBulkheadKeyTallies() {
+        return new KeyTallies();
     }
 
     @Bean

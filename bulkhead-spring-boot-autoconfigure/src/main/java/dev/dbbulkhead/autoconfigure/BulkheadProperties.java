@@ -63,6 +63,9 @@ public class BulkheadProperties {
     /** One deadline for all the database operations of an HTTP request, fixed when it arrives. */
     private final RequestDeadline requestDeadline = new RequestDeadline();
 
+    /** What an HTTP request tells the gates of its operations: their criticality and their key (tenant). */
+    private final RequestClass requestClass = new RequestClass();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -101,6 +104,39 @@ public class BulkheadProperties {
 
     public RequestDeadline getRequestDeadline() {
         return requestDeadline;
+    }
+
+    public RequestClass getRequestClass() {
+        return requestClass;
+    }
+
+    /**
+     * Where an HTTP request's operations get their class, for the workloads with criticality reserves or fair shares:
+     * a header naming the criticality, a header carrying the key. Nothing is read by default.
+     */
+    public static class RequestClass {
+
+        /** Header whose value, critical, default or sheddable (any case), is the criticality of the request's operations. */
+        private @Nullable String criticalityHeader;
+
+        /** Header whose value is the key (tenant) of the request's operations, held to fair shares. */
+        private @Nullable String keyHeader;
+
+        public @Nullable String getCriticalityHeader() {
+            return criticalityHeader;
+        }
+
+        public void setCriticalityHeader(@Nullable String criticalityHeader) {
+            this.criticalityHeader = criticalityHeader;
+        }
+
+        public @Nullable String getKeyHeader() {
+            return keyHeader;
+        }
+
+        public void setKeyHeader(@Nullable String keyHeader) {
+            this.keyHeader = keyHeader;
+        }
     }
 
     /** How a header the caller sends gives its budget. */
@@ -424,6 +460,12 @@ public class BulkheadProperties {
         /** Places lent to and borrowed from the other workloads of the same DataSource. */
         private final Lending lending = new Lending();
 
+        /** Places held back for more critical work. */
+        private final CriticalityReserves criticality = new CriticalityReserves();
+
+        /** Fair shares of the workload's places between the keys (tenants) of its operations. */
+        private final FairShare fairShare = new FairShare();
+
         public @Nullable Integer getMaxConcurrent() {
             return maxConcurrent;
         }
@@ -531,6 +573,14 @@ public class BulkheadProperties {
         public Lending getLending() {
             return lending;
         }
+
+        public CriticalityReserves getCriticality() {
+            return criticality;
+        }
+
+        public FairShare getFairShare() {
+            return fairShare;
+        }
     }
 
     /** How a workload shares places with the other workloads of its DataSource; an unset (null) key falls back to the defaults. */
@@ -556,6 +606,80 @@ public class BulkheadProperties {
 
         public void setLend(@Nullable Boolean lend) {
             this.lend = lend;
+        }
+    }
+
+    /** The places of a workload held back for more critical work; an unset (null) key falls back to the defaults. */
+    public static class CriticalityReserves {
+
+        /** Share of max-concurrent + max-queued only critical operations may take; at least 0 and below 1. */
+        private @Nullable Double criticalReserve;
+
+        /** Share of max-concurrent + max-queued sheddable operations may not take; at least critical-reserve and below 1. Default: critical-reserve. */
+        private @Nullable Double sheddableReserve;
+
+        public @Nullable Double getCriticalReserve() {
+            return criticalReserve;
+        }
+
+        public void setCriticalReserve(@Nullable Double criticalReserve) {
+            this.criticalReserve = criticalReserve;
+        }
+
+        public @Nullable Double getSheddableReserve() {
+            return sheddableReserve;
+        }
+
+        public void setSheddableReserve(@Nullable Double sheddableReserve) {
+            this.sheddableReserve = sheddableReserve;
+        }
+    }
+
+    /** Fair shares between the keys of a workload's operations; an unset (null) key falls back to the defaults. */
+    public static class FairShare {
+
+        /** Whether each key (tenant) is held to its fair share of the places under contention. */
+        private @Nullable Boolean enabled;
+
+        /** Size of the table the gate counts keys in, a power of two from 1 to 65536; memory is fixed whatever keys arrive. */
+        private @Nullable Integer keySlots;
+
+        /** Weights of keys by key, 1 to 1000; a key not listed weighs 1. */
+        private @Nullable Map<String, Integer> weights;
+
+        /** Keys with meters of their own, the busiest; the others are counted together as key=other. 0 to 100. */
+        private @Nullable Integer meteredKeys;
+
+        public @Nullable Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(@Nullable Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public @Nullable Integer getKeySlots() {
+            return keySlots;
+        }
+
+        public void setKeySlots(@Nullable Integer keySlots) {
+            this.keySlots = keySlots;
+        }
+
+        public @Nullable Map<String, Integer> getWeights() {
+            return weights;
+        }
+
+        public void setWeights(@Nullable Map<String, Integer> weights) {
+            this.weights = weights;
+        }
+
+        public @Nullable Integer getMeteredKeys() {
+            return meteredKeys;
+        }
+
+        public void setMeteredKeys(@Nullable Integer meteredKeys) {
+            this.meteredKeys = meteredKeys;
         }
     }
 

@@ -5,6 +5,8 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.limit.AdaptiveLimit;
+import dev.dbbulkhead.metrics.KeyTallies;
+import dev.dbbulkhead.metrics.KeyTally;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.retry.RetryBudget;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -35,12 +37,14 @@ final class BulkheadTemplateFactory {
     private final ObjectProvider<GateInstrumentation> instrumentations;
     private final AdaptiveLimits adaptiveLimits;
     private final LendingPools lendingPools;
+    private final KeyTallies keyTallies;
 
     BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
                             ObjectProvider<DataSource> primaryDataSource,
                             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
-                            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits) {
+                            ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits,
+                            KeyTallies keyTallies) {
         this.properties = properties;
         this.beanFactory = beanFactory;
         this.transactionManagers = new WorkloadTransactionManagers(beanFactory, primaryTransactionManager,
@@ -48,6 +52,7 @@ final class BulkheadTemplateFactory {
         this.instrumentations = instrumentations;
         this.adaptiveLimits = adaptiveLimits;
         this.lendingPools = new LendingPools(properties, this::dataSourceOf);
+        this.keyTallies = keyTallies;
         WorkloadSettings.ofDefaults(properties);
         // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
         WorkloadSettings.retryAfterSeconds(null, properties);
@@ -73,6 +78,13 @@ final class BulkheadTemplateFactory {
                 : adaptiveLimits.create(settings.adaptiveLimit(), settings.gateConfig().maxConcurrent());
         if (adaptive != null) {
             listeners.add(adaptive);
+        }
+        // Only a workload with fair shares counts its keys: the others pay nothing per operation for it.
+        KeyTally tally = settings.gateConfig().admissionRules().fairShares()
+                ? new KeyTally(workload, settings.meteredKeys()) : null;
+        if (tally != null) {
+            listeners.add(tally);
+            keyTallies.add(tally);
         }
         PlatformTransactionManager transactionManager = transactionManagers.transactionManager(workload, settings);
         @Nullable DataSource dataSource = transactionManagers.dataSource(settings, transactionManager);

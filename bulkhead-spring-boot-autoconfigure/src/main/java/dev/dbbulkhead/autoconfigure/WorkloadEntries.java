@@ -69,6 +69,11 @@ final class WorkloadEntries {
             public boolean retries(String workload) {
                 return registry.template(workload).retries().filter(retries -> retries.maxAttempts() > 1).isPresent();
             }
+
+            @Override
+            public boolean classifies(String workload) {
+                return !registry.template(workload).gate().config().admissionRules().isNone();
+            }
         };
     }
 

@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
+import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.GateRanges;
@@ -11,6 +12,7 @@ import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -33,11 +35,12 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  * @param maxAttempts           the attempts the workload gives each operation by itself, the first included
  * @param retryBudget           the budget of the workload's retries and their backoff
  * @param lending               the places the workload borrows from, and lends to, its DataSource's other workloads
+ * @param meteredKeys           how many keys of a workload with fair shares get meters of their own
  */
 record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transactionDefinition,
                         TransactionTimeouts timeouts, Setting<@Nullable String> dataSource, Setting<@Nullable String> transactionManager,
                         @Nullable AdaptiveLimitConfig adaptiveLimit, int maxAttempts, RetryBudgetConfig retryBudget,
-                        Lending lending) {
+                        Lending lending, int meteredKeys) {
 
     /**
      * What a workload asks of lending; it takes part only when some workload of its DataSource borrows.
@@ -50,6 +53,12 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
 
     /** The most attempts of one operation: more would retry an operation that keeps failing for its own reasons. */
     static final int MAX_ATTEMPTS = 10;
+
+    /** Keys with meters of their own by default: enough to see the busiest tenants, few enough for any registry. */
+    static final int DEFAULT_METERED_KEYS = 10;
+
+    /** The most keys with meters of their own: each is a time series per outcome in the registry. */
+    static final int MAX_METERED_KEYS = 100;
 
     private static final String DEFAULTS_PREFIX = BulkheadProperties.PREFIX + ".defaults.";
 
@@ -96,6 +105,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         gate.captureStackTrace(resolver.setting("capture-stack-trace", Workload::getCaptureStackTrace,
                 GateConfig.DEFAULT_CAPTURE_STACK_TRACE).value());
         applyQueue(resolver, gate);
+        gate.admissionRules(admissionRules(resolver));
         Setting<String> admitted = new Setting<>(maxConcurrent.property() + " + " + maxQueued.property(),
                 maxConcurrent.value() + " + " + maxQueued.value());
         GateConfig gateConfig = validate(admitted, ignored -> gate.build());
@@ -122,7 +132,8 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 TransactionTimeouts.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),
                 resolver.setting("transaction-manager", Workload::getTransactionManager, null),
-                adaptiveLimit(resolver, gateConfig), maxAttempts(resolver), retryBudget(resolver), lending(resolver));
+                adaptiveLimit(resolver, gateConfig), maxAttempts(resolver), retryBudget(resolver), lending(resolver),
+                meteredKeys(resolver));
     }
 
     private static Lending lending(Resolver resolver) {
@@ -136,6 +147,38 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 });
         return new Lending(borrow, resolver.setting("lending.lend", workload -> workload.getLending().getLend(), true)
                 .value());
+
+    }
+
+    /**
+     * The criticality reserves and fair shares, each value checked by the rules' own builder and reported under its
+     * property; the sheddable reserve against the critical one, reported under the sheddable one.
+     */
+    private static AdmissionRules admissionRules(Resolver resolver) {
+        AdmissionRules.Builder rules = AdmissionRules.builder();
+        validate(resolver.setting("criticality.critical-reserve",
+                workload -> workload.getCriticality().getCriticalReserve(),
+                AdmissionRules.DEFAULT_CRITICAL_RESERVE), rules::criticalReserve);
+        rules.fairShares(resolver.setting("fair-share.enabled", workload -> workload.getFairShare().getEnabled(),
+                AdmissionRules.DEFAULT_FAIR_SHARES).value());
+        validate(resolver.setting("fair-share.key-slots", workload -> workload.getFairShare().getKeySlots(),
+                AdmissionRules.DEFAULT_KEY_SLOTS), rules::keySlots);
+        validate(resolver.setting("fair-share.weights", workload -> workload.getFairShare().getWeights(),
+                Map.<String, Integer>of()), rules::keyWeights);
+        return validate(resolver.setting("criticality.sheddable-reserve",
+                workload -> workload.getCriticality().getSheddableReserve(),
+                AdmissionRules.DEFAULT_SHEDDABLE_RESERVE), reserve -> rules.sheddableReserve(reserve).build());
+    }
+
+    private static int meteredKeys(Resolver resolver) {
+        return validate(resolver.setting("fair-share.metered-keys", workload -> workload.getFairShare().getMeteredKeys(),
+                DEFAULT_METERED_KEYS), keys -> {
+                    if (keys < 0 || keys > MAX_METERED_KEYS) {
+                        throw new IllegalArgumentException("must be between 0 (every key as other) and "
+                                + MAX_METERED_KEYS + ", was " + keys);
+                    }
+                    return keys;
+                });
     }
 
     private static int maxAttempts(Resolver resolver) {

@@ -5,6 +5,8 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.CommitOutcomeUnknownException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.gate.RequestDeadline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
@@ -48,6 +50,8 @@ public class BulkheadTemplate {
     private final @Nullable DataSource dataSource;
     /** The workload's retries: how many attempts, and the budget; {@code null} when nothing of it retries. */
     private final @Nullable WorkloadRetries retries;
+    /** The criticality this template's operations are told to the gate with; {@code null} leaves the thread's. */
+    private final @Nullable Criticality criticality;
 
     /**
      * @param gate               admits the operations
@@ -74,13 +78,15 @@ public class BulkheadTemplate {
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
                             TransactionDefinition definition, TransactionTimeouts timeouts,
                             @Nullable DataSource dataSource) {
-        this(gate, transactionManager, definition, timeouts, dataSource, null);
+        this(gate, transactionManager, definition, timeouts, dataSource, null, null);
     }
 
     private BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
                              TransactionDefinition definition, TransactionTimeouts timeouts,
-                             @Nullable DataSource dataSource, @Nullable WorkloadRetries retries) {
+                             @Nullable DataSource dataSource, @Nullable WorkloadRetries retries,
+                             @Nullable Criticality criticality) {
         this.retries = retries;
+        this.criticality = criticality;
         this.timeouts = Objects.requireNonNull(timeouts, "timeouts");
         if (!timeouts.isEmpty() && dataSource == null) {
             throw new IllegalArgumentException("Bulkhead '" + gate.workload() + "' sets " + timeouts
@@ -164,6 +170,20 @@ public class BulkheadTemplate {
     public <T extends @Nullable Object> T execute(@Nullable Duration deadline, TransactionCallback<T> action)
             throws TransactionException {
         Objects.requireNonNull(action, "action");
+        Criticality told = criticality;
+        // Only a gate with rules reads the class: the others pay nothing for a criticality they ignore.
+        if (told == null || gate.config().admissionRules().isNone()) {
+            return executeAsBound(deadline, action);
+        }
+        OperationClass outer = OperationClass.current().orElse(OperationClass.UNCLASSIFIED);
+        OperationClass operationClass = outer.key().map(key -> OperationClass.of(told, key))
+                .orElseGet(() -> OperationClass.of(told));
+        try (OperationClass.Scope bound = operationClass.bind()) {
+            return executeAsBound(deadline, action);
+        }
+    }
+
+    private <T extends @Nullable Object> T executeAsBound(@Nullable Duration deadline, TransactionCallback<T> action) {
         WorkloadRetries retrying = retries;
         if (retrying == null) {
             return attempt(deadline, action);
@@ -300,7 +320,7 @@ public class BulkheadTemplate {
         if (named.getName() == null) {
             named.setName(Objects.requireNonNull(this.definition.getName(), "named by the constructor"));
         }
-        return new BulkheadTemplate(gate, transactionManager, named, timeouts, dataSource, retries);
+        return new BulkheadTemplate(gate, transactionManager, named, timeouts, dataSource, retries, criticality);
     }
 
     /**
@@ -326,7 +346,29 @@ public class BulkheadTemplate {
      */
     public BulkheadTemplate withRetries(WorkloadRetries retries) {
         Objects.requireNonNull(retries, "retries");
-        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource, retries);
+        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource, retries, criticality);
+    }
+
+    /**
+     * A template of the same workload whose operations are of {@code criticality}, for a workload with criticality
+     * reserves: {@link Criticality#SHEDDABLE} work (a batch, a prefetch) is refused first under contention,
+     * {@link Criticality#CRITICAL} work may take the places held back for it. It wins over the criticality the
+     * request gives ({@code OperationClass} bound by the request's filter); the request's key stays. A workload
+     * without rules ignores it.
+     *
+     * <pre>{@code
+     * BulkheadTemplate batch = ordersBulkhead.withCriticality(Criticality.SHEDDABLE);
+     * batch.executeWithoutResult(status -> repository.archiveOlderThan(cutoff));
+     * }</pre>
+     */
+    public BulkheadTemplate withCriticality(Criticality criticality) {
+        Objects.requireNonNull(criticality, "criticality");
+        return new BulkheadTemplate(gate, transactionManager, definition, timeouts, dataSource, retries, criticality);
+    }
+
+    /** The criticality this template's operations are of, when it was given one ({@link #withCriticality}). */
+    public Optional<Criticality> criticality() {
+        return Optional.ofNullable(criticality);
     }
 
     /** The workload's retries, when this template was given them. */

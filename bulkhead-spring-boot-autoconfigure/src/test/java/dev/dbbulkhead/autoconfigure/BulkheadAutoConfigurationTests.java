@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
@@ -222,6 +223,12 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.retry.backoff-base=2s | Invalid value 'PT2S' for property 'db.bulkhead.workloads.orders.retry.backoff-base' | between PT0.001S and backoffCap PT1S
             db.bulkhead.workloads.orders.lending.borrow=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.lending.borrow' | between 0 (borrows nothing) and 1000000
             db.bulkhead.defaults.lending.borrow=1000001 | Invalid value '1000001' for property 'db.bulkhead.defaults.lending.borrow' | between 0 (borrows nothing) and 1000000
+            db.bulkhead.workloads.orders.criticality.critical-reserve=1.0 | Invalid value '1.0' for property 'db.bulkhead.workloads.orders.criticality.critical-reserve' | at least 0 and below 1
+            db.bulkhead.defaults.criticality.critical-reserve=-0.1 | Invalid value '-0.1' for property 'db.bulkhead.defaults.criticality.critical-reserve' | at least 0 and below 1
+            db.bulkhead.workloads.orders.criticality.critical-reserve=0.3,db.bulkhead.defaults.criticality.sheddable-reserve=0.2 | Invalid value '0.2' for property 'db.bulkhead.defaults.criticality.sheddable-reserve' | between criticalReserve 0.3 and 1 (exclusive)
+            db.bulkhead.workloads.orders.fair-share.key-slots=100 | Invalid value '100' for property 'db.bulkhead.workloads.orders.fair-share.key-slots' | a power of two between 1 and 65536
+            db.bulkhead.defaults.fair-share.weights.acme=0 | Invalid value '{acme=0}' for property 'db.bulkhead.defaults.fair-share.weights' | keyWeights['acme'] must be between 1 and 1000
+            db.bulkhead.workloads.orders.fair-share.metered-keys=101 | Invalid value '101' for property 'db.bulkhead.workloads.orders.fair-share.metered-keys' | between 0 (every key as other) and 100
             db.bulkhead.workloads.orders.limit.mode=sometimes | Property: db.bulkhead.workloads.orders.limit.mode | ADAPTIVE
             db.bulkhead.defaults.limit.mode=adaptive,db.bulkhead.workloads.orders.limit.min-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.limit.min-concurrent' | between 1 and 2147483647
             db.bulkhead.workloads.orders.limit.mode=adaptive,db.bulkhead.workloads.orders.max-concurrent=4,db.bulkhead.defaults.limit.min-concurrent=5 | Invalid value '5' for property 'db.bulkhead.defaults.limit.min-concurrent' | must be between 1 and max-concurrent (B) = 4, where the adaptive limit starts
@@ -272,6 +279,32 @@ class BulkheadAutoConfigurationTests {
                     assertThat(reports.budget().config().percentCanRetry()).isEqualTo(0.25);
                     assertThat(reports.budget()).isNotSameAs(orders.budget());
                 });
+    }
+
+    @Test
+    void admissionRulesFallBackToTheDefaultsAndReachTheGate() {
+        runner.withPropertyValues("db.bulkhead.defaults.criticality.critical-reserve=0.25",
+                        "db.bulkhead.workloads.orders.criticality.sheddable-reserve=0.5",
+                        "db.bulkhead.workloads.orders.fair-share.enabled=true",
+                        "db.bulkhead.workloads.orders.fair-share.key-slots=64",
+                        "db.bulkhead.workloads.orders.fair-share.weights.acme=3",
+                        "db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(registry.template("orders").gate().config().admissionRules()).isEqualTo(
+                            AdmissionRules.builder().criticalReserve(0.25).sheddableReserve(0.5).fairShares(true)
+                                    .keySlots(64).keyWeights(Map.of("acme", 3)).build());
+                    assertThat(registry.template("reports").gate().config().admissionRules())
+                            .as("the defaults' reserve, no shares").isEqualTo(
+                                    AdmissionRules.builder().criticalReserve(0.25).build());
+                });
+    }
+
+    @Test
+    void withoutRulesConfiguredAGateHasNone() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2")
+                .run(context -> assertThat(context.getBean(BulkheadRegistry.class).template("orders").gate().config()
+                        .admissionRules().isNone()).isTrue());
     }
 
     @Test

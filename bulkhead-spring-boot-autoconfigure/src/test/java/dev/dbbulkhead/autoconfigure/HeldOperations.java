@@ -1,11 +1,13 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Operations of a workload admitted on virtual threads of their own and held inside their transaction until
@@ -20,12 +22,21 @@ public final class HeldOperations implements AutoCloseable {
 
     /** Starts {@code count} operations on {@code template} and returns once all of them run. */
     public static HeldOperations hold(BulkheadTemplate template, int count) throws InterruptedException {
+        return hold(template, count, null);
+    }
+
+    /**
+     * Starts {@code count} operations on {@code template}, each of {@code operationClass} (its criticality and key, for
+     * a workload with admission rules), and returns once all of them run.
+     */
+    public static HeldOperations hold(BulkheadTemplate template, int count, @Nullable OperationClass operationClass)
+            throws InterruptedException {
         HeldOperations held = new HeldOperations();
         CountDownLatch running = new CountDownLatch(count);
         for (int i = 0; i < count; i++) {
             CountDownLatch release = new CountDownLatch(1);
             held.releases.add(release);
-            held.threads.add(Thread.ofVirtual().start(() -> {
+            Runnable operation = () -> {
                 try {
                     template.executeWithoutResult(status -> {
                         running.countDown();
@@ -39,7 +50,9 @@ public final class HeldOperations implements AutoCloseable {
                     held.failures.add(failure);
                     running.countDown();
                 }
-            }));
+            };
+            held.threads.add(Thread.ofVirtual().start(operationClass == null ? operation
+                    : operationClass.wrap(operation)));
         }
         running.await();
         return held;

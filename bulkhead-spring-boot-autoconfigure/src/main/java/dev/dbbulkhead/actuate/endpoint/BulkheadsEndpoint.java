@@ -8,6 +8,7 @@ import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.LendingPool;
@@ -16,6 +17,8 @@ import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.LimitSnapshot;
+import dev.dbbulkhead.metrics.KeyTallies;
+import dev.dbbulkhead.metrics.KeyTally;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -59,6 +62,7 @@ public class BulkheadsEndpoint {
     private final AdaptiveLimits adaptiveLimits;
     private final @Nullable ObjectProvider<WatchedPools> ungated;
     private final @Nullable RequestDeadlineDescriptor requestDeadline;
+    private final KeyTallies keyTallies;
 
     /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
@@ -99,6 +103,23 @@ public class BulkheadsEndpoint {
                              @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
                              @Nullable ObjectProvider<WatchedPools> ungated,
                              @Nullable RequestDeadlineDescriptor requestDeadline) {
+        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline,
+                new KeyTallies());
+    }
+
+    /**
+     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
+     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
+     * @param requestDeadline how requests get their deadlines; null when they get none
+     * @param keyTallies      the busiest keys of the workloads with fair shares
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
+                             @Nullable ObjectProvider<WatchedPools> ungated,
+                             @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies) {
+        this.keyTallies = keyTallies;
         this.requestDeadline = requestDeadline;
         this.registry = registry;
         this.totals = totals;
@@ -177,7 +198,9 @@ public class BulkheadsEndpoint {
                 gate.active(), gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
                 adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
                 QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null),
-                LendingDescriptor.of(gate));
+                LendingDescriptor.of(gate),
+                config.admissionRules().isNone() ? null
+                        : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null)));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -379,11 +402,14 @@ public class BulkheadsEndpoint {
      *                      template given no retries
      * @param lending       what the workload borrows from and lends to the other workloads of its DataSource; null
      *                      when it takes no part in lending
+     * @param rules         the criticality reserves and fair shares, with the busiest keys; null for a workload
+     *                      without them
      */
     public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
                                      long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool,
                                      LimitDescriptor limit, QueueDescriptor queue, @Nullable RetryDescriptor retry,
-                                     @Nullable LendingDescriptor lending)
+                                     @Nullable LendingDescriptor lending,
+                                     @Nullable RulesDescriptor rules)
             implements OperationResponseBody {
     }
 
@@ -406,6 +432,44 @@ public class BulkheadsEndpoint {
             LendingPool pool = lending.pool();
             return pool == null ? null : new LendingDescriptor(pool.name(), lending.borrow(), gate.borrowed(),
                     lending.lends(), pool.inUse(), pool.capacity(), pool.reclaiming());
+        }
+    }
+
+    /**
+     * Who gets a workload's places when not everyone can.
+     *
+     * @param criticalReserve  share of B + Q only critical operations may take
+     * @param sheddableReserve share of B + Q sheddable operations may not take
+     * @param fairShares       whether keys are held to fair shares
+     * @param keySlots         size of the gate's key table
+     * @param weights          the configured weights by key; keys not listed weigh 1
+     * @param meteredKeys      how many keys are counted on their own; 0 without fair shares
+     * @param topKeys          the busiest keys, busiest first, each counted since it became one of them
+     * @param otherKeys        the operations of every other key, together; null without fair shares
+     */
+    public record RulesDescriptor(double criticalReserve, double sheddableReserve, boolean fairShares, int keySlots,
+                                  Map<String, Integer> weights, int meteredKeys, List<KeyDescriptor> topKeys,
+                                  @Nullable KeyDescriptor otherKeys) {
+
+        static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally) {
+            return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.fairShares(),
+                    rules.keySlots(), rules.keyWeights(), tally == null ? 0 : tally.meteredKeys(),
+                    tally == null ? List.of() : tally.topKeys().stream().map(KeyDescriptor::of).toList(),
+                    tally == null ? null : KeyDescriptor.of(tally.other()));
+        }
+    }
+
+    /**
+     * The operations of one key, or of every key not among the busiest.
+     *
+     * @param key      the key, or {@code other}
+     * @param admitted operations admitted
+     * @param rejected operations refused, for any reason
+     */
+    public record KeyDescriptor(String key, long admitted, long rejected) {
+
+        static KeyDescriptor of(KeyTally.Counts counts) {
+            return new KeyDescriptor(counts.key(), counts.admitted(), counts.rejected());
         }
     }
 

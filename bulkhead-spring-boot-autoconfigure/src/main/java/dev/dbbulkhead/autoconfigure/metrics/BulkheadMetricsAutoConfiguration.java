@@ -4,6 +4,8 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.metrics.BulkheadMeterBinder;
+import dev.dbbulkhead.metrics.KeyMeterBinder;
+import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.metrics.RetryMeterBinder;
 import dev.dbbulkhead.metrics.UngatedConnectionsMeterBinder;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -27,6 +29,12 @@ public final class BulkheadMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     BulkheadMeterBinder bulkheadMeterBinder(MeterRegistry registry) {
         return new BulkheadMeterBinder(registry);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    KeyMeterBinder dbBulkheadKeyMeterBinder(MeterRegistry registry, KeyTallies tallies) {
+        return new KeyMeterBinder(registry, tallies);
     }
 
     @Bean

@@ -10,6 +10,7 @@ import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
+import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.time.Duration;
@@ -47,10 +48,11 @@ public final class BulkheadEndpointAutoConfiguration {
                                         ListableBeanFactory beanFactory, ObjectProvider<ConnectionBudgetCheck> budget,
                                         ObjectProvider<FleetMembership> fleet,
                                         ObjectProvider<AdaptiveLimits> adaptiveLimits,
-                                        ObjectProvider<WatchedPools> ungated) {
+                                        ObjectProvider<WatchedPools> ungated,
+                                        ObjectProvider<KeyTallies> keyTallies) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
                 adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated,
-                requestDeadline(properties.getRequestDeadline()));
+                requestDeadline(properties.getRequestDeadline()), keyTallies.getIfAvailable(KeyTallies::new));
     }
 
     /** What the configuration says of request deadlines; null when requests get none. */

@@ -11,6 +11,8 @@ import dev.dbbulkhead.web.servlet.RetryAfter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
+import dev.dbbulkhead.web.servlet.BulkheadKeyResolver;
+import dev.dbbulkhead.web.servlet.RequestClassFilter;
 import dev.dbbulkhead.web.servlet.RequestDeadlineFilter;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,6 +126,30 @@ public final class BulkheadWebMvcAutoConfiguration {
         }
         Duration budget = settings.getBudget();
         return new RequestDeadlineFilter(headers, paths, budget == null ? null : positive(prefix + ".budget", budget));
+    }
+
+    /**
+     * The request's class, when something gives one: the criticality header, the key from the application's
+     * {@link BulkheadKeyResolver} bean, else from the key header.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(RequestClassConfigured.class)
+    RequestClassFilter requestClassFilter(BulkheadProperties properties, ObjectProvider<BulkheadKeyResolver> keys) {
+        BulkheadProperties.RequestClass settings = properties.getRequestClass();
+        String keyHeader = settings.getKeyHeader();
+        BulkheadKeyResolver resolver = keys.getIfUnique(() -> keyHeader == null ? null
+                : BulkheadKeyResolver.header(nonBlank("db.bulkhead.request-class.key-header", keyHeader)));
+        String criticalityHeader = settings.getCriticalityHeader();
+        return new RequestClassFilter(criticalityHeader == null ? null
+                : nonBlank("db.bulkhead.request-class.criticality-header", criticalityHeader), resolver);
+    }
+
+    private static String nonBlank(String property, String header) {
+        if (header.isBlank()) {
+            throw BulkheadConfigurationException.invalidProperty(property, header, "a header name, such as X-Tenant");
+        }
+        return header;
     }
 
     private static PathPattern pattern(String property, @Nullable String pattern) {

@@ -1,0 +1,41 @@
+package dev.dbbulkhead.metrics;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The {@link KeyTally} of each workload with fair shares, as its gate is built: read by the endpoint, metered by
+ * {@link KeyMeterBinder}. One entry per configured workload, never more. Thread-safe.
+ */
+public final class KeyTallies {
+
+    private final Map<String, KeyTally> byWorkload = new ConcurrentHashMap<>();
+    private final List<Consumer<KeyTally>> watchers = new CopyOnWriteArrayList<>();
+
+    /** Adds the tally of its workload, telling those watching. */
+    public void add(KeyTally tally) {
+        synchronized (this) {
+            byWorkload.put(tally.workload(), tally);
+        }
+        watchers.forEach(watcher -> watcher.accept(tally));
+    }
+
+    /** The tally of {@code workload}, when it has fair shares. */
+    public Optional<KeyTally> find(String workload) {
+        return Optional.ofNullable(byWorkload.get(workload));
+    }
+
+    /** Gives {@code watcher} every tally added so far, then each added later. */
+    public void watch(Consumer<KeyTally> watcher) {
+        List<KeyTally> already;
+        synchronized (this) {
+            watchers.add(watcher);
+            already = List.copyOf(byWorkload.values());
+        }
+        already.forEach(watcher);
+    }
+}

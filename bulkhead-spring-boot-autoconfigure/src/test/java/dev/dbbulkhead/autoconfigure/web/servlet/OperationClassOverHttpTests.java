@@ -1,0 +1,277 @@
+package dev.dbbulkhead.autoconfigure.web.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.annotation.DbBulkhead;
+import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
+import dev.dbbulkhead.autoconfigure.HeldOperations;
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.gate.OperationClass;
+import dev.dbbulkhead.metrics.KeyMeterBinder;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Criticality and fair shares over real HTTP, on PostgreSQL. Workload {@code tenants}: B = 4, Q = 0, fair shares, so
+ * that under contention between two keys each may hold two places. Workload {@code checkout}: B = 3, Q = 0, one place
+ * held back for critical work and two from sheddable work. Keys come from the {@code X-Tenant} header or a method
+ * argument; criticality from the {@code X-Criticality} header, the annotation or the template. Each contention is
+ * made by operations held inside the gate until released: nothing depends on time.
+ */
+@SpringBootTest(classes = OperationClassOverHttpTests.TenantApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"db.bulkhead.request-class.key-header=X-Tenant",
+                "db.bulkhead.request-class.criticality-header=X-Criticality",
+                "db.bulkhead.workloads.tenants.max-concurrent=4",
+                "db.bulkhead.workloads.tenants.fair-share.enabled=true",
+                "db.bulkhead.workloads.tenants.fair-share.metered-keys=2",
+                "db.bulkhead.workloads.checkout.max-concurrent=3",
+                "db.bulkhead.workloads.checkout.criticality.critical-reserve=0.34",
+                "db.bulkhead.workloads.checkout.criticality.sheddable-reserve=0.67",
+                "management.endpoints.web.exposure.include=dbbulkheads"})
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+// A context of its own, closed after the class: its pool's connections go back to the shared server.
+@DirtiesContext
+class OperationClassOverHttpTests {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    BulkheadRegistry registry;
+
+    @Autowired
+    TenantApplication.Checkout checkout;
+
+    @Autowired
+    MeterRegistry meters;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry properties) {
+        ApplicationTestSupport.sharedDatabase(properties);
+    }
+
+    @Test
+    void aTenantOverItsShareIsRefusedOverFairShareWhileAnotherIsAdmitted_keysFromTheHeader() throws Exception {
+        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
+             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
+            HttpResponse<String> refused = get("/tenants", "X-Tenant", "acme");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"")
+                    .contains("already has its fair share");
+
+            assertThat(get("/tenants", "X-Tenant", "globex").statusCode()).as("under its share").isEqualTo(200);
+            assertThat(acme.failures).isEmpty();
+            assertThat(globex.failures).isEmpty();
+        }
+    }
+
+    @Test
+    void aKeyFromAMethodArgumentWinsOverTheRequestsKey() throws Exception {
+        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
+             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
+            HttpResponse<String> refused = get("/tenants/acme", "X-Tenant", "globex");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+
+            assertThat(get("/tenants/globex", "X-Tenant", "acme").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void withoutAKeyNoShareHoldsTheOperation() throws Exception {
+        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
+             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
+            assertThat(get("/tenants", null, null).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void sheddableWorkIsRefusedFirstAndCriticalWorkGetsTheReservedPlace() throws Exception {
+        BulkheadTemplate gate = registry.template("checkout");
+        try (HeldOperations running = HeldOperations.hold(gate, 1)) {
+            assertThatThrownBy(checkout::prefetch).as("beyond the sheddable ceiling of 1")
+                    .isInstanceOfSatisfying(BulkheadRejectedException.class,
+                            refused -> assertThat(refused.reason()).isEqualTo(RejectionReason.SHED_BY_CRITICALITY));
+            assertThat(checkout.place()).as("default work still below its ceiling of 2").isEqualTo(1);
+            try (HeldOperations second = HeldOperations.hold(gate, 1)) {
+                assertThatThrownBy(checkout::place).isInstanceOfSatisfying(BulkheadRejectedException.class,
+                        refused -> assertThat(refused.reason()).isEqualTo(RejectionReason.SHED_BY_CRITICALITY));
+                assertThat(checkout.pay()).as("the reserved place").isEqualTo(1);
+                assertThat(gate.withCriticality(Criticality.CRITICAL).<Integer>execute(status -> 2)).isEqualTo(2);
+                assertThatThrownBy(() -> gate.withCriticality(Criticality.SHEDDABLE).execute(status -> 3))
+                        .isInstanceOfSatisfying(BulkheadRejectedException.class, refused ->
+                                assertThat(refused.reason()).isEqualTo(RejectionReason.SHED_BY_CRITICALITY));
+            }
+        }
+        assertThat(OperationClass.current()).as("every binding ended with its call").isEmpty();
+    }
+
+    @Test
+    void theRequestsCriticalityIsShedOverHttpUnlessTheAnnotationSaysOtherwise() throws Exception {
+        try (HeldOperations running = HeldOperations.hold(registry.template("checkout"), 1)) {
+            HttpResponse<String> shed = get("/checkout", "X-Criticality", "sheddable");
+            assertThat(shed.statusCode()).isEqualTo(503);
+            assertThat(shed.body()).contains("\"reason\":\"SHED_BY_CRITICALITY\"")
+                    .contains("keeps its remaining places for more critical work");
+            assertThat(get("/checkout", "X-Criticality", "critical").statusCode()).isEqualTo(200);
+            assertThat(get("/checkout/pay", "X-Criticality", "sheddable").statusCode())
+                    .as("@DbBulkhead(criticality = CRITICAL) wins over the request's").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void theBusiestKeysAreMeteredAndShownCappedTheRestAsOther() throws Exception {
+        BulkheadTemplate tenants = registry.template("tenants");
+        runAs(tenants, "heavy-1", 60);
+        runAs(tenants, "heavy-2", 50);
+        for (int i = 0; i < 200; i++) {
+            runAs(tenants, "light-" + i, 1);
+        }
+        runAs(tenants, "heavy-1", 1);
+
+        assertThat(meters.find(KeyMeterBinder.KEY_OPERATIONS).tag("workload", "tenants").meters())
+                .extracting(meter -> meter.getId().getTag("key")).as("two metered keys and other, per outcome")
+                .containsOnly("heavy-1", "heavy-2", "other").hasSizeLessThanOrEqualTo(6);
+        HttpResponse<String> endpoint = get("/actuator/dbbulkheads/tenants", null, null);
+        assertThat(endpoint.statusCode()).isEqualTo(200);
+        assertThat(endpoint.body()).contains("\"fairShares\":true").contains("\"keySlots\":256")
+                .contains("\"meteredKeys\":2").contains("\"topKeys\":[{\"key\":\"heavy-1\"")
+                .contains("{\"key\":\"heavy-2\",\"admitted\":")
+                .contains("\"otherKeys\":{\"key\":\"other\"");
+        assertThat(get("/actuator/dbbulkheads/checkout", null, null).body())
+                .contains("\"rules\":{\"criticalReserve\":0.34,\"sheddableReserve\":0.67,\"fairShares\":false")
+                .contains("\"topKeys\":[]");
+    }
+
+    private static void runAs(BulkheadTemplate template, String key, int times) {
+        try (OperationClass.Scope bound = OperationClass.of(Criticality.DEFAULT, key).bind()) {
+            for (int i = 0; i < times; i++) {
+                template.execute(status -> 1);
+            }
+        }
+    }
+
+    private HeldOperations hold(String workload, int count, OperationClass operationClass) throws Exception {
+        return HeldOperations.hold(registry.template(workload), count, operationClass);
+    }
+
+    HttpResponse<String> get(String path, @Nullable String header, @Nullable String value) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
+        if (header != null && value != null) {
+            request.header(header, value);
+        }
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({TenantApplication.Tenants.class, TenantApplication.Checkout.class, TenantApplication.Api.class})
+    static class TenantApplication {
+
+        @Service
+        static class Tenants {
+
+            private final JdbcTemplate jdbc;
+
+            Tenants(JdbcTemplate jdbc) {
+                this.jdbc = jdbc;
+            }
+
+            @DbBulkhead("tenants")
+            public Integer ofTheRequest() {
+                return jdbc.queryForObject("SELECT 1", Integer.class);
+            }
+
+            @DbBulkhead(value = "tenants", key = "#tenant")
+            public Integer of(String tenant) {
+                return jdbc.queryForObject("SELECT 1", Integer.class);
+            }
+        }
+
+        @Service
+        static class Checkout {
+
+            private final JdbcTemplate jdbc;
+
+            Checkout(JdbcTemplate jdbc) {
+                this.jdbc = jdbc;
+            }
+
+            @DbBulkhead("checkout")
+            public Integer place() {
+                return jdbc.queryForObject("SELECT 1", Integer.class);
+            }
+
+            @DbBulkhead(value = "checkout", criticality = Criticality.CRITICAL)
+            public Integer pay() {
+                return jdbc.queryForObject("SELECT 1", Integer.class);
+            }
+
+            @DbBulkhead(value = "checkout", criticality = Criticality.SHEDDABLE)
+            public Integer prefetch() {
+                return jdbc.queryForObject("SELECT 1", Integer.class);
+            }
+        }
+
+        @RestController
+        static class Api {
+
+            private final Tenants tenants;
+            private final Checkout checkout;
+
+            Api(Tenants tenants, Checkout checkout) {
+                this.tenants = tenants;
+                this.checkout = checkout;
+            }
+
+            @GetMapping("/tenants")
+            Integer ofTheRequest() {
+                return tenants.ofTheRequest();
+            }
+
+            @GetMapping("/tenants/{tenant}")
+            Integer of(@PathVariable String tenant) {
+                return tenants.of(tenant);
+            }
+
+            @GetMapping("/checkout")
+            Integer checkout() {
+                return checkout.place();
+            }
+
+            @GetMapping("/checkout/pay")
+            Integer pay() {
+                return checkout.pay();
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package dev.dbbulkhead.autoconfigure.web.servlet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
+import dev.dbbulkhead.autoconfigure.HeldOperations;
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.gate.OperationClass;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.web.servlet.BulkheadKeyResolver;
+import jakarta.servlet.Filter;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.Principal;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Keys from the request's principal over real HTTP, on PostgreSQL: the application's {@link BulkheadKeyResolver} bean
+ * is {@link BulkheadKeyResolver#principal()}, and a filter ahead of every other stands for authentication, giving
+ * each request the principal its {@code X-User} header names (no security framework needed). Workload
+ * {@code tenants}: B = 4, Q = 0, fair shares; the key header configured too, which the bean overrides.
+ */
+@SpringBootTest(classes = PrincipalKeysOverHttpTests.PrincipalApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"db.bulkhead.request-class.key-header=X-Tenant",
+                "db.bulkhead.workloads.tenants.max-concurrent=4",
+                "db.bulkhead.workloads.tenants.fair-share.enabled=true",
+                "db.bulkhead.workloads.checkout.max-concurrent=1"})
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+// A context of its own, closed after the class: its pool's connections go back to the shared server.
+@DirtiesContext
+class PrincipalKeysOverHttpTests {
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @Value("${local.server.port}")
+    int port;
+
+    @Autowired
+    BulkheadRegistry registry;
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry properties) {
+        ApplicationTestSupport.sharedDatabase(properties);
+    }
+
+    @Test
+    void aPrincipalOverItsShareIsRefusedOverFairShareWhileAnotherIsAdmitted() throws Exception {
+        try (HeldOperations acme = HeldOperations.hold(registry.template("tenants"), 2,
+                OperationClass.of(Criticality.DEFAULT, "acme"));
+             HeldOperations globex = HeldOperations.hold(registry.template("tenants"), 1,
+                     OperationClass.of(Criticality.DEFAULT, "globex"))) {
+            HttpResponse<String> refused = get("acme", "globex");
+            assertThat(refused.statusCode()).as("the principal's key, not the header's").isEqualTo(503);
+            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+
+            assertThat(get("globex", "acme").statusCode()).isEqualTo(200);
+        }
+    }
+
+    private HttpResponse<String> get(String user, String tenantHeader) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tenants"))
+                .header("X-User", user).header("X-Tenant", tenantHeader).GET().build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({OperationClassOverHttpTests.TenantApplication.Tenants.class,
+            OperationClassOverHttpTests.TenantApplication.Checkout.class,
+            OperationClassOverHttpTests.TenantApplication.Api.class})
+    static class PrincipalApplication {
+
+        @Bean
+        BulkheadKeyResolver tenantKeys() {
+            return BulkheadKeyResolver.principal();
+        }
+
+        /** Stands for authentication: the request's principal is the user its X-User header names. */
+        @Bean
+        FilterRegistrationBean<Filter> authentication() {
+            Filter authenticate = (request, response, chain) -> {
+                String user = ((HttpServletRequest) request).getHeader("X-User");
+                chain.doFilter(user == null ? request : new HttpServletRequestWrapper((HttpServletRequest) request) {
+                    @Override
+                    public Principal getUserPrincipal() {
+                        return () -> user;
+                    }
+                }, response);
+            };
+            FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(authenticate);
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+            return registration;
+        }
+    }
+}
