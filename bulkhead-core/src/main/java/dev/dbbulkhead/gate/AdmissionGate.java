@@ -77,6 +77,8 @@ public final class AdmissionGate {
      * rules costs a gate without them nothing — the rules are applied on the slow path only.
      */
     private final boolean plain;
+    /** Rules to apply or places to borrow: the slow path turns aside to their own methods, read as one flag. */
+    private final boolean extended;
     /** The pool this gate lends to or borrows from; null when it does neither. */
     private final @Nullable LendingPool pool;
     /** Whether every running operation of this gate takes its place on the pool's ledger. */
@@ -127,6 +129,7 @@ public final class AdmissionGate {
         this.lends = lending.lends();
         this.borrowCeiling = lending.borrow();
         this.plain = !timed && rules == null && pool == null;
+        this.extended = rules != null || borrowCeiling > 0;
         this.queueWaitNanos = config.queueWait().toNanos();
         this.captureStackTrace = config.captureStackTrace();
         if (pool != null && lends) {
@@ -289,16 +292,28 @@ public final class AdmissionGate {
         }
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
-        if (rules != null) {
-            return admitUnderRules(held, rules, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        if (extended) {
+            // Rules or borrowing: paths of their own, so that a gate with neither runs, and refuses, as before them.
+            return rules != null ? admitUnderRules(held, rules, waitStart, maxWaitNanos, deadlineNanos, hasDeadline)
+                    : admitMayBorrow(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
         }
-        boolean running = counts.tryRunAtOnce();
-        if (!running && abandoned.giveBackPlacesOfEndedOwners()) {
-            // A permit whose owner thread ended without closing it held a place; it is back: ask again.
-            running = counts.tryRunAtOnce();
+        boolean running = runAtOnce();
+        if (!running && !counts.tryJoinQueue()) {
+            throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
+        return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /**
+     * {@link #admitAndWait} for a gate that may borrow: with its own places all running and nobody waiting, it runs on
+     * a place the pool's lenders leave unused, up to its ceiling; refused {@link RejectionReason#BORROW_REFUSED} when
+     * below its ceiling no such place was free, else as a gate without a pool.
+     */
+    private Permit admitMayBorrow(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos,
+                                  boolean hasDeadline) {
+        boolean running = runAtOnce();
         boolean borrowRefused = false;
-        if (!running && borrowCeiling > 0 && nobodyWaits()) {
+        if (!running && nobodyWaits()) {
             if (tryTakeBorrowedPlace()) {
                 return borrowed(held, waitStart, deadlineNanos, hasDeadline);
             }
@@ -309,6 +324,15 @@ public final class AdmissionGate {
                     GateListener.NEVER_ADMITTED);
         }
         return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */
+    private boolean runAtOnce() {
+        if (counts.tryRunAtOnce()) {
+            return true;
+        }
+        // A permit whose owner thread ended without closing it held a place; it is back: ask again.
+        return abandoned.giveBackPlacesOfEndedOwners() && counts.tryRunAtOnce();
     }
 
     /** Whether no admitted operation waits for an execution permit: a borrow would not pass one. */

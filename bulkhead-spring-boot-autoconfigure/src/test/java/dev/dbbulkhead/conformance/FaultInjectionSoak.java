@@ -75,9 +75,12 @@ final class FaultInjectionSoak {
     /** What the calling thread was told; NOT_STARTED when its caller gave up before the operation began. */
     enum Reported { RETURNED, OUTCOME_UNKNOWN, REJECTED, FAILED, NOT_STARTED }
 
-    /** One workload under test: its gate, its two faces, the ghost of its resizes, and who is inside. */
+    /**
+     * One workload under test: its gate, its two faces, the ghost of its resizes, who is inside, and the most places
+     * it may borrow beyond its B from the other workloads of the pool (0 for none).
+     */
     record Workload(String name, Bulkhead bulkhead, Bulkhead markingRollbackOnly, LimitHistory limits,
-                    AtomicInteger inWork, Map<Integer, Integer> liveCallers) {
+                    AtomicInteger inWork, Map<Integer, Integer> liveCallers, int borrow) {
 
         AdmissionGate gate() {
             return bulkhead.gate();
@@ -471,6 +474,7 @@ final class FaultInjectionSoak {
             for (Workload workload : workloads) {
                 sample(workload);
             }
+            samplePool();
             samples.increment();
             LockSupport.parkNanos(500_000);
         }
@@ -486,7 +490,8 @@ final class FaultInjectionSoak {
         int active = workload.gate().active();
         int waiting = workload.gate().waiting();
         String gateViolation = workload.limits().violationInGateFigures(workload.gate(), since);
-        int concurrentLimit = workload.limits().mostConcurrentSince(since);
+        // A borrower runs beyond its own B on places the pool's other workloads lend: checked for the pool as a whole.
+        int concurrentLimit = workload.limits().mostConcurrentSince(since) + workload.borrow();
         if (inWork > concurrentLimit) {
             violations.add(workload.name() + ": " + inWork + " operations in their work, B " + concurrentLimit);
         }
@@ -495,6 +500,30 @@ final class FaultInjectionSoak {
         }
         if (gateViolation != null) {
             violations.add(gateViolation);
+        }
+    }
+
+    /**
+     * The bound lending keeps for the pool: the operations in their work through all its gates never exceed the sum
+     * of the B in force since the oldest of them entered — borrowing moves places between workloads, never adds any.
+     * Checked only while some workload borrows.
+     */
+    private void samplePool() {
+        if (workloads.stream().allMatch(workload -> workload.borrow() == 0)) {
+            return;
+        }
+        int inWork = 0;
+        int limit = 0;
+        for (Workload workload : workloads) {
+            int since = workload.limits().currentGeneration();
+            for (int generation : workload.liveCallers().values()) {
+                since = Math.min(since, generation);
+            }
+            limit += workload.limits().mostConcurrentSince(since);
+            inWork += workload.inWork().get();
+        }
+        if (inWork > limit) {
+            violations.add("the pool: " + inWork + " operations in their work through its gates, the sum of B " + limit);
         }
     }
 

@@ -12,6 +12,8 @@ import dev.dbbulkhead.conformance.FaultInjectionSoak.Workload;
 import dev.dbbulkhead.conformance.FaultInjectionSoak.Write;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.AdmissionRules;
+import dev.dbbulkhead.gate.GateLending;
+import dev.dbbulkhead.gate.LendingPool;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateListener;
 import dev.dbbulkhead.gate.LimitHistory;
@@ -53,7 +55,8 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *     -Dsoak.operations=200000 -Dsoak.seed=42}</pre>
  *
  * A failing run prints its seed first; the same seed replays the same plan. Operations come with a criticality and
- * a tenant key, which the gate of "reports" holds to reserves and fair shares. It runs once per queue discipline: under
+ * a tenant key, which the gate of "reports" holds to reserves and fair shares; "batch" borrows a place of what
+ * "orders" leaves unused, and the pool's gates as a whole are checked against the sum of their B. It runs once per queue discipline: under
  * {@link QueueDiscipline#CODEL} with a target delay of 1 ms and an interval of 5 ms, so that the queues of the
  * short CI run stand, shed and recover among the faults.
  */
@@ -78,6 +81,8 @@ class FaultInjectionSoakTests {
      * held back for critical work, half from sheddable work, and fair shares per tenant, all under the faults and the
      * planned resizes.
      */
+    /** The places batch may borrow beyond its B from what orders leaves unused. */
+    private static final int BATCH_BORROWS = 1;
     private static final AdmissionRules SHARES_AND_RESERVES = AdmissionRules.builder().criticalReserve(0.25)
             .sheddableReserve(0.5).fairShares(true).keySlots(8).build();
 
@@ -100,8 +105,10 @@ class FaultInjectionSoakTests {
         AtomicInteger limitResizes = new AtomicInteger();
 
         try (HikariDataSource pool = database.pool(POOL_SIZE)) {
+            // Orders lends the places its B leaves unused, batch borrows one of them: lending under every fault too.
+            LendingPool lending = new LendingPool("soak");
             Workload orders = jdbcWorkload("orders", pool, 3, 2, Duration.ofMillis(20), discipline, released,
-                    adaptive);
+                    adaptive, GateLending.of(lending, 0, true));
             adaptive.drive(concurrent -> {
                 limitResizes.incrementAndGet();
                 orders.limits().resizeConcurrent(orders.gate(), concurrent);
@@ -110,7 +117,8 @@ class FaultInjectionSoakTests {
                     orders,
                     templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), discipline, released,
                             SHARES_AND_RESERVES),
-                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, discipline, released, GateListener.NONE));
+                    jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, discipline, released, GateListener.NONE,
+                            GateLending.of(lending, BATCH_BORROWS, false)));
             FaultInjectionSoak soak = new FaultInjectionSoak(seed, operations, workloads, pool, database);
             long started = System.nanoTime();
 
@@ -134,7 +142,8 @@ class FaultInjectionSoakTests {
             assertThat(pool.getHikariPoolMXBean().getActiveConnections()).as("connections in use").isZero();
             assertThat(soak.results().keySet()).as("the rules of reports refused work under the faults")
                     .contains("rejected " + RejectionReason.SHED_BY_CRITICALITY,
-                            "rejected " + RejectionReason.OVER_FAIR_SHARE);
+                            "rejected " + RejectionReason.OVER_FAIR_SHARE, "rejected " + RejectionReason.BORROW_REFUSED);
+            assertThat(lending.inUse()).as("places left taken on the pool's ledger").isZero();
             assertThat(soak.faults().keySet()).as("every kind of fault was planned")
                     .contains("resize", "pool exhausted outside the gate")
                     .containsAll(Set.of(Kind.values()).stream().map(kind -> "planned " + kind).toList());
@@ -143,28 +152,29 @@ class FaultInjectionSoakTests {
 
     private static Workload jdbcWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                          Duration queueWait, QueueDiscipline discipline,
-                                         Map<ExecutionOutcome, AtomicInteger> released, GateListener limit) {
+                                         Map<ExecutionOutcome, AtomicInteger> released, GateListener limit,
+                                         GateLending lending) {
         AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, limit,
-                AdmissionRules.none());
+                AdmissionRules.none(), lending);
         return workload(name, JdbcBulkheadConformanceTests.adapt(new JdbcBulkhead(gate, pool, LIMITS)), null,
-                maxConcurrent, maxQueued);
+                maxConcurrent, maxQueued, lending.borrow());
     }
 
     private static Workload templateWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                              Duration queueWait, QueueDiscipline discipline,
                                              Map<ExecutionOutcome, AtomicInteger> released, AdmissionRules rules) {
         AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, GateListener.NONE,
-                rules);
+                rules, GateLending.none());
         BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
                 new DefaultTransactionDefinition(), LIMITS, pool);
         return workload(name, BulkheadTemplateConformanceTests.adapt(template, pool, false),
-                BulkheadTemplateConformanceTests.adapt(template, pool, true), maxConcurrent, maxQueued);
+                BulkheadTemplateConformanceTests.adapt(template, pool, true), maxConcurrent, maxQueued, 0);
     }
 
     private static Workload workload(String name, Bulkhead bulkhead, Bulkhead markingRollbackOnly, int maxConcurrent,
-                                     int maxQueued) {
+                                     int maxQueued, int borrow) {
         return new Workload(name, bulkhead, markingRollbackOnly, new LimitHistory(maxConcurrent, maxQueued),
-                new AtomicInteger(), new ConcurrentHashMap<>());
+                new AtomicInteger(), new ConcurrentHashMap<>(), borrow);
     }
 
     /**
@@ -173,7 +183,7 @@ class FaultInjectionSoakTests {
      */
     private static AdmissionGate gate(String name, int maxConcurrent, int maxQueued, Duration queueWait,
                                       QueueDiscipline discipline, Map<ExecutionOutcome, AtomicInteger> released,
-                                      GateListener limit, AdmissionRules rules) {
+                                      GateListener limit, AdmissionRules rules, GateLending lending) {
         GateListener outcomes = new GateListener() {
             @Override
             public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
@@ -183,7 +193,8 @@ class FaultInjectionSoakTests {
         };
         return new AdmissionGate(name, GateConfig.builder()
                 .maxConcurrent(maxConcurrent).maxQueued(maxQueued).queueWait(queueWait).queueDiscipline(discipline)
-                .queueTargetDelay(CODEL_TARGET_DELAY).queueInterval(CODEL_INTERVAL).admissionRules(rules).build(),
+                .queueTargetDelay(CODEL_TARGET_DELAY).queueInterval(CODEL_INTERVAL).admissionRules(rules)
+                        .lending(lending).build(),
                 GateListener.composite(List.of(outcomes, limit)));
     }
 
