@@ -100,34 +100,24 @@ public final class OperationClass {
     }
 
     /** The span of a {@link #bind()}: closing it, on the thread that bound it, restores what was bound before. */
-    public static final class Scope implements AutoCloseable {
+    public static final class Scope extends BindingScope {
 
         private final HeldGate record;
-        private final Thread owner;
         private final @Nullable OperationClass previous;
-        private boolean closed;
 
         private Scope(HeldGate record, @Nullable OperationClass previous) {
             this.record = record;
-            this.owner = Thread.currentThread();
             this.previous = previous;
         }
 
-        /**
-         * Restores the class bound before this scope, or none. A second close does nothing.
-         *
-         * @throws IllegalStateException when called on another thread than the one that bound it
-         */
         @Override
-        public void close() {
-            if (Thread.currentThread() != owner) {
-                throw new IllegalStateException("An operation class bound on " + owner
-                        + " must be unbound on that thread, was closed on " + Thread.currentThread());
-            }
-            if (!closed) {
-                closed = true;
-                record.operationClass(previous);
-            }
+        String binding() {
+            return "An operation class";
+        }
+
+        @Override
+        void restore() {
+            record.operationClass(previous);
         }
     }
 }

@@ -93,37 +93,25 @@ public final class RequestDeadline {
     }
 
     /** The span of a {@link #bind()}: closing it, on the thread that bound it, restores what was bound before. */
-    public static final class Scope implements AutoCloseable {
+    public static final class Scope extends BindingScope {
 
         private final HeldGate record;
-        private final Thread owner;
         private final boolean hadDeadline;
         private final long previousNanos;
-        private boolean closed;
 
         private Scope(HeldGate record, boolean hadDeadline, long previousNanos) {
             this.record = record;
-            this.owner = Thread.currentThread();
             this.hadDeadline = hadDeadline;
             this.previousNanos = previousNanos;
         }
 
-        /**
-         * Restores the deadline bound before this scope, or none. A second close does nothing.
-         *
-         * @throws IllegalStateException when called on another thread than the one that bound it: the deadline
-         *                               belongs to that thread
-         */
         @Override
-        public void close() {
-            if (Thread.currentThread() != owner) {
-                throw new IllegalStateException("A request deadline bound on " + owner
-                        + " must be unbound on that thread, was closed on " + Thread.currentThread());
-            }
-            if (closed) {
-                return;
-            }
-            closed = true;
+        String binding() {
+            return "A request deadline";
+        }
+
+        @Override
+        void restore() {
             record.requestDeadline(hadDeadline, previousNanos);
         }
     }

@@ -2,8 +2,11 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.LendingPool;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
@@ -24,6 +27,13 @@ final class LendingPools {
     private final Function<String, @Nullable DataSource> dataSourceOfWorkload;
     /** By identity: two DataSource beans that compare equal are still two pools. */
     private final Map<DataSource, LendingPool> pools = new IdentityHashMap<>();
+    /** Guards the maps: templates may be built from several threads (lazy beans). Never held while waiting. */
+    private final ReentrantLock lock = new ReentrantLock();
+    /**
+     * The DataSources some configured workload borrows from, resolved once, at the first workload that lends;
+     * null until then.
+     */
+    private @Nullable Set<DataSource> borrowedFrom;
 
     LendingPools(BulkheadProperties properties, Function<String, @Nullable DataSource> dataSourceOfWorkload) {
         this.properties = properties;
@@ -31,8 +41,17 @@ final class LendingPools {
     }
 
     /** How workload {@code workload}, whose transactions use {@code dataSource}, takes part in its pool's lending. */
-    synchronized GateLending lendingOf(String workload, WorkloadSettings settings, @Nullable DataSource dataSource) {
-        WorkloadSettings.Lending asked = settings.lending();
+    GateLending lendingOf(String workload, WorkloadSettings settings, @Nullable DataSource dataSource) {
+        lock.lock();
+        try {
+            return lendingOf(workload, settings.lending(), settings.dataSource().value(), dataSource);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private GateLending lendingOf(String workload, WorkloadSettings.Lending asked, @Nullable String named,
+                                  @Nullable DataSource dataSource) {
         if (asked.borrow() == 0 && !(asked.lends() && dataSource != null && someoneBorrowsOn(dataSource))) {
             return GateLending.none();
         }
@@ -42,7 +61,6 @@ final class LendingPools {
                     + " with " + BulkheadProperties.PREFIX + ".workloads." + workload + ".data-source.");
             return GateLending.none();
         }
-        String named = settings.dataSource().value();
         String name = named == null ? "primary" : named;
         LendingPool pool = pools.computeIfAbsent(dataSource, ignored -> new LendingPool(name));
         return GateLending.of(pool, asked.borrow(), asked.lends());
@@ -53,12 +71,19 @@ final class LendingPools {
         if (WorkloadSettings.ofDefaults(properties).lending().borrow() > 0) {
             return true;
         }
-        for (String other : properties.getWorkloads().keySet()) {
-            if (WorkloadSettings.ofWorkload(other, properties).lending().borrow() > 0
-                    && dataSourceOfWorkload.apply(other) == dataSource) {
-                return true;
+        Set<DataSource> known = borrowedFrom;
+        if (known == null) {
+            // Once for all workloads: each lender asking anew would resolve every workload again.
+            known = Collections.newSetFromMap(new IdentityHashMap<>());
+            for (String other : properties.getWorkloads().keySet()) {
+                DataSource used = WorkloadSettings.ofWorkload(other, properties).lending().borrow() > 0
+                        ? dataSourceOfWorkload.apply(other) : null;
+                if (used != null) {
+                    known.add(used);
+                }
             }
+            borrowedFrom = known;
         }
-        return false;
+        return known.contains(dataSource);
     }
 }

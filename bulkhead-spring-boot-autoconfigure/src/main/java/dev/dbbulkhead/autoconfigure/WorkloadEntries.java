@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import dev.dbbulkhead.annotation.DbBulkheadEntries;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import dev.dbbulkhead.transaction.WorkloadRetries;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
@@ -67,7 +68,7 @@ final class WorkloadEntries {
 
             @Override
             public boolean retries(String workload) {
-                return registry.template(workload).retries().filter(retries -> retries.maxAttempts() > 1).isPresent();
+                return registry.template(workload).retries().filter(WorkloadRetries::retriesByItself).isPresent();
             }
 
             @Override

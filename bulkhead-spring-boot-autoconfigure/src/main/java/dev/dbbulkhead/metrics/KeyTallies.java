@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -15,11 +16,16 @@ public final class KeyTallies {
 
     private final Map<String, KeyTally> byWorkload = new ConcurrentHashMap<>();
     private final List<Consumer<KeyTally>> watchers = new CopyOnWriteArrayList<>();
+    /** Makes adding a tally and adding a watcher exclusive, so that a watcher misses no tally and sees none twice. */
+    private final ReentrantLock lock = new ReentrantLock();
 
     /** Adds the tally of its workload, telling those watching. */
     public void add(KeyTally tally) {
-        synchronized (this) {
+        lock.lock();
+        try {
             byWorkload.put(tally.workload(), tally);
+        } finally {
+            lock.unlock();
         }
         watchers.forEach(watcher -> watcher.accept(tally));
     }
@@ -32,9 +38,12 @@ public final class KeyTallies {
     /** Gives {@code watcher} every tally added so far, then each added later. */
     public void watch(Consumer<KeyTally> watcher) {
         List<KeyTally> already;
-        synchronized (this) {
+        lock.lock();
+        try {
             watchers.add(watcher);
             already = List.copyOf(byWorkload.values());
+        } finally {
+            lock.unlock();
         }
         already.forEach(watcher);
     }

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * operations count as {@value #OTHER}. Operations without a key are not counted here.
  *
  * <p>A gate listener, told on the deciding thread, which reads the thread's {@link OperationClass}. Each decision is a
- * few steps under a short lock; observers are told of named and displaced keys after it is released. Counts are read
+ * few steps under a short lock (a {@code ReentrantLock}, which a waiting virtual thread does not pin); observers are told of named and displaced keys after it is released. Counts are read
  * without the lock.
  */
 public final class KeyTally implements GateListener {
@@ -42,6 +43,8 @@ public final class KeyTally implements GateListener {
     private final Map<String, Entry> byKey;
     private final Counts other = new Counts(OTHER);
     private final List<Observer> observers = new CopyOnWriteArrayList<>();
+    /** Guards the sketch: a few steps per decision, never held while waiting or while observers are told. */
+    private final ReentrantLock lock = new ReentrantLock();
     private int size;
     private int named;
 
@@ -117,16 +120,25 @@ public final class KeyTally implements GateListener {
      */
     public void observe(Observer observer) {
         List<Counts> already;
-        synchronized (this) {
+        lock.lock();
+        try {
             observers.add(observer);
             already = namedCounts();
+        } finally {
+            lock.unlock();
         }
         already.forEach(counts -> observer.named(workload, counts));
     }
 
     /** The counts of the keys named now, busiest first. */
-    public synchronized List<Counts> topKeys() {
-        List<Counts> top = namedCounts();
+    public List<Counts> topKeys() {
+        List<Counts> top;
+        lock.lock();
+        try {
+            top = namedCounts();
+        } finally {
+            lock.unlock();
+        }
         top.sort(Comparator.comparingLong((Counts counts) -> counts.admitted + counts.rejected).reversed());
         return top;
     }
@@ -157,7 +169,8 @@ public final class KeyTally implements GateListener {
     void record(String key, boolean admitted) {
         Counts displaced = null;
         Counts newlyNamed = null;
-        synchronized (this) {
+        lock.lock();
+        try {
             Entry entry = entryOf(key);
             if (entry.counts == null && entry.victim != null) {
                 displaced = entry.victim;
@@ -183,6 +196,8 @@ public final class KeyTally implements GateListener {
             } else {
                 target.rejected++;
             }
+        } finally {
+            lock.unlock();
         }
         tell(displaced, newlyNamed);
     }

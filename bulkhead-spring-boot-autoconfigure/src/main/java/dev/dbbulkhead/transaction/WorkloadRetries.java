@@ -104,8 +104,8 @@ public final class WorkloadRetries {
         budget.recordFirstAttempt();
     }
 
-    /** Whether the template retries by itself. */
-    boolean retriesByItself() {
+    /** Whether the template retries by itself: more than one attempt. */
+    public boolean retriesByItself() {
         return maxAttempts > 1;
     }
 

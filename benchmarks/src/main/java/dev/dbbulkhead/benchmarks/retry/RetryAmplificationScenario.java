@@ -34,7 +34,7 @@ public final class RetryAmplificationScenario {
     public static final int MAX_ATTEMPTS = 3;
     /** The clients' budget: the defaults, as an application that adopts the budget would start with. */
     public static final RetryBudgetConfig RETRY_BUDGET = RetryBudgetConfig.defaults();
-    /** What the issue asks of the budget: requests sent at most this many times the first attempts. */
+    /** The target of the budget: requests sent at most this many times the first attempts. */
     public static final double AMPLIFICATION_TARGET = 1.2;
 
     private RetryAmplificationScenario() {

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** The targets of issue 24's benchmark section, each judged from one run. */
+/** The targets of the benchmark of tenants, criticality and lending, each judged from one run. */
 final class SharesTargets {
 
     static final double KEPT_GOODPUT_TARGET = 0.95;
