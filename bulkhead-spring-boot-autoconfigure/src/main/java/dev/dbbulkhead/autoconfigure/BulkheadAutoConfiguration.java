@@ -10,7 +10,9 @@ import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -90,7 +92,18 @@ public final class BulkheadAutoConfiguration {
         BudgetSettings settings = new BudgetSettings(properties.getBudget().getMode() == BulkheadProperties.BudgetMode.FAIL,
                 fleet.getMaxInstances(), fleet.getOtherConnections());
         return new ConnectionBudgetCheck(registry, settings, BulkheadConfigurationException::connectionBudget,
-                adaptiveLimits::mostConcurrent, () -> OpenSessionInViewCheck.findings(beanFactory));
+                adaptiveLimits::mostConcurrent, () -> OpenSessionInViewCheck.findings(beanFactory),
+                dataSource -> beanNameOf(beanFactory, dataSource));
+    }
+
+    /** The name of the DataSource bean that is {@code dataSource}; null when none is. */
+    private static @Nullable String beanNameOf(ListableBeanFactory beanFactory, DataSource dataSource) {
+        for (Map.Entry<String, DataSource> bean : beanFactory.getBeansOfType(DataSource.class, false, false).entrySet()) {
+            if (bean.getValue() == dataSource) {
+                return bean.getKey();
+            }
+        }
+        return null;
     }
 
     @Bean

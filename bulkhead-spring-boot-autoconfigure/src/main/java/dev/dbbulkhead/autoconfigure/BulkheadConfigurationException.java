@@ -39,6 +39,21 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
     }
 
+    /**
+     * The start-up failure of properties that would not take effect as written: unknown keys, workload names the
+     * binder would rewrite, durations without a unit, values that do not convert. Each problem names its property.
+     */
+    static BulkheadConfigurationException propertiesNotAsWritten(List<String> problems) {
+        StringBuilder description = new StringBuilder("db-bulkhead properties that would not take effect as written:");
+        for (String problem : problems) {
+            description.append("\n  - ").append(problem);
+        }
+        return new BulkheadConfigurationException(description.toString(),
+                "Correct each property above. Every key under '" + BulkheadProperties.PREFIX + "' must be one"
+                        + " db-bulkhead knows (see its configuration reference), so that a misspelt key cannot leave"
+                        + " a setting at another value; durations take a unit (500ms, 5s, 2m).");
+    }
+
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
         return new BulkheadConfigurationException(

@@ -5,14 +5,12 @@ import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.convert.DurationUnit;
 import org.springframework.core.Ordered;
 import org.springframework.transaction.annotation.Isolation;
 
@@ -412,10 +410,10 @@ public class BulkheadProperties {
     /** The settings of one workload; an unset (null) key falls back to the defaults. */
     public static class Workload {
 
-        /** Operations that may run at once, from requesting the connection to its cleanup; at least 1. */
+        /** Operations that may run at once, from requesting the connection to its cleanup; 1 to 2147483647. */
         private @Nullable Integer maxConcurrent;
 
-        /** Operations admitted beyond max-concurrent that wait for their turn to run; at least 0. */
+        /** Operations admitted beyond max-concurrent that wait for their turn to run; 0 to 2147483647. */
         private @Nullable Integer maxQueued;
 
         /** Longest an admitted operation waits for its turn to run before it is refused; zero or more. */
@@ -836,8 +834,7 @@ public class BulkheadProperties {
         /** Whether the transaction is read-only. */
         private @Nullable Boolean readOnly;
 
-        /** Transaction timeout in whole seconds, at least 1s; unset keeps the transaction manager's default. */
-        @DurationUnit(ChronoUnit.SECONDS)
+        /** Transaction timeout, whole seconds with their unit (5s, 2m), at least 1s; unset keeps the transaction manager's default. */
         private @Nullable Duration timeout;
 
         public @Nullable Isolation getIsolation() {

@@ -126,8 +126,17 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 value -> TransactionTimeouts.requireMillis("statementTimeout", value));
         Duration lockTimeout = validate(resolver.setting("lock-timeout", Workload::getLockTimeout, null),
                 value -> TransactionTimeouts.requireMillis("lockTimeout", value));
-        Duration deadline = validate(resolver.setting("deadline", Workload::getDeadline, null),
-                value -> TransactionTimeouts.requireMillis("deadline", value));
+        Setting<Duration> queueWait = queueWait(resolver);
+        Duration deadline = validate(resolver.setting("deadline", Workload::getDeadline, null), value -> {
+            TransactionTimeouts.requireMillis("deadline", value);
+            // The queue wait comes off the deadline: an operation that waited it all would have no time left.
+            if (value != null && value.compareTo(queueWait.value()) <= 0) {
+                throw new IllegalArgumentException("must be longer than queue-wait = " + queueWait.value() + " ("
+                        + queueWait.property() + "), which comes off it: an operation that waited its whole"
+                        + " queue-wait would have no time left to run");
+            }
+            return value;
+        });
         return new WorkloadSettings(gateConfig, transaction,
                 TransactionTimeouts.of(statementTimeout, lockTimeout, deadline),
                 resolver.setting("data-source", Workload::getDataSource, null),

@@ -51,6 +51,8 @@ final class WorkloadTemplateRegistrar implements ImportBeanDefinitionRegistrar, 
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata importingClassMetadata, BeanDefinitionRegistry registry) {
+        // Before anything binds them: the binder would drop what is unknown and rewrite what it cannot hold.
+        BulkheadPropertiesCheck.check(Objects.requireNonNull(environment, "the environment Spring sets before registration"));
         for (String workload : workloadNames()) {
             if (!registry.isBeanNameInUse(workload)) {
                 registry.registerBeanDefinition(workload, templateDefinition(workload));

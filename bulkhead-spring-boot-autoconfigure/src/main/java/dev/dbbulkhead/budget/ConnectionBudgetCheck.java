@@ -36,6 +36,7 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private final Function<ConnectionBudgetReport, RuntimeException> failure;
     private final ToIntFunction<BulkheadTemplate> mostConcurrent;
     private final Supplier<List<BudgetFinding>> contextFindings;
+    private final Function<DataSource, @Nullable String> beanNames;
     /** What each pool's server answered the fleet check at start-up; null before the check ran. */
     private volatile @Nullable Map<DataSource, ServerAnswer> servers;
     /** What the application's context added at start-up (open-session-in-view); empty before the check ran. */
@@ -62,6 +63,22 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
                                  Function<ConnectionBudgetReport, RuntimeException> failure,
                                  ToIntFunction<BulkheadTemplate> mostConcurrent,
                                  Supplier<List<BudgetFinding>> contextFindings) {
+        this(registry, settings, failure, mostConcurrent, contextFindings, dataSource -> null);
+    }
+
+    /**
+     * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
+     * @param mostConcurrent  the most operations a workload's gate may ever run at once
+     * @param contextFindings what the application's context adds to the pools' arithmetic, asked once every
+     *                        singleton exists
+     * @param beanNames       the bean name of a DataSource, or null: what names a pool whose pool-name is not set
+     */
+    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BudgetSettings settings,
+                                 Function<ConnectionBudgetReport, RuntimeException> failure,
+                                 ToIntFunction<BulkheadTemplate> mostConcurrent,
+                                 Supplier<List<BudgetFinding>> contextFindings,
+                                 Function<DataSource, @Nullable String> beanNames) {
+        this.beanNames = beanNames;
         this.registry = registry;
         this.settings = settings;
         this.failure = failure;
@@ -112,11 +129,13 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
         Map<DataSource, PoolBudget> pools = new IdentityHashMap<>();
         for (String name : bulkheads.names()) {
             BulkheadTemplate template = bulkheads.template(name);
-            template.dataSource().ifPresent(dataSource -> PoolSettings.of(dataSource).ifPresent(limits -> {
-                PoolBudget pool = pools.computeIfAbsent(dataSource, key -> new PoolBudget(limits, new ArrayList<>()));
-                pool.workloads().add(new WorkloadBudget(name, mostConcurrent.applyAsInt(template),
-                        template.timeouts().deadline()));
-            }));
+            template.dataSource().ifPresent(dataSource ->
+                    PoolSettings.of(dataSource, beanNames.apply(dataSource)).ifPresent(limits -> {
+                        PoolBudget pool = pools.computeIfAbsent(dataSource,
+                                key -> new PoolBudget(limits, new ArrayList<>()));
+                        pool.workloads().add(new WorkloadBudget(name, mostConcurrent.applyAsInt(template),
+                                template.timeouts().deadline()));
+                    }));
         }
         return pools;
     }

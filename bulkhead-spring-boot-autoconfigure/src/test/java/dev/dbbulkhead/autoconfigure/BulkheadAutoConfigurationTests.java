@@ -112,7 +112,7 @@ class BulkheadAutoConfigurationTests {
     void everyKeyFallsBackToTheDefaultsThenToTheBuiltInDefaults() {
         runner.withPropertyValues("db.bulkhead.defaults.max-queued=5", "db.bulkhead.defaults.capture-stack-trace=true",
                         "db.bulkhead.defaults.transaction.isolation=serializable",
-                        "db.bulkhead.defaults.transaction.read-only=true", "db.bulkhead.defaults.transaction.timeout=7",
+                        "db.bulkhead.defaults.transaction.read-only=true", "db.bulkhead.defaults.transaction.timeout=7s",
                         "db.bulkhead.workloads.inherits.max-concurrent=3",
                         "db.bulkhead.workloads.overrides.max-queued=1",
                         "db.bulkhead.workloads.overrides.transaction.isolation=read-committed",
@@ -197,15 +197,15 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.max-queued=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.max-queued' | between 0 and 2147483647
             db.bulkhead.workloads.orders.max-concurrent=2147483647,db.bulkhead.workloads.orders.max-queued=1 | Invalid value '2147483647 + 1' for property 'db.bulkhead.workloads.orders.max-concurrent + db.bulkhead.workloads.orders.max-queued' | must be at most 2147483647
             db.bulkhead.workloads.orders.queue-wait=-5ms | Invalid value 'PT-0.005S' for property 'db.bulkhead.workloads.orders.queue-wait' | zero or positive
-            db.bulkhead.workloads.orders.transaction.timeout=-1 | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
+            db.bulkhead.workloads.orders.transaction.timeout=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
             db.bulkhead.workloads.orders.transaction.timeout=1500ms | Invalid value 'PT1.5S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
             db.bulkhead.workloads.orders.data-source=missing | Invalid value 'missing' for property 'db.bulkhead.workloads.orders.data-source' | must name a DataSource bean; the DataSource beans are [dataSource]
             db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
-            db.bulkhead.workloads.orders.max-concurrent=many | Property: db.bulkhead.workloads.orders.max-concurrent | Value: "many"
-            db.bulkhead.workloads.orders.queue-wait=soon | Property: db.bulkhead.workloads.orders.queue-wait | Value: "soon"
-            ~db.bulkhead.workloads.orders.statement-timeout=5s'; DROP TABLE entries; --~ | Property: db.bulkhead.workloads.orders.statement-timeout | Value: "5s'; DROP TABLE entries; --"
-            db.bulkhead.defaults.deadline=1 fortnight | Property: db.bulkhead.defaults.deadline | Value: "1 fortnight"
+            db.bulkhead.workloads.orders.max-concurrent=many | 'db.bulkhead.workloads.orders.max-concurrent' = 'many' | is not a whole number (max-concurrent: 1 to 2147483647)
+            db.bulkhead.workloads.orders.queue-wait=soon | 'db.bulkhead.workloads.orders.queue-wait' = 'soon' | is not a duration
+            ~db.bulkhead.workloads.orders.statement-timeout=5s'; DROP TABLE entries; --~ | 'db.bulkhead.workloads.orders.statement-timeout' | ~= '5s'; DROP TABLE entries; --' is not a duration~
+            db.bulkhead.defaults.deadline=1 fortnight | 'db.bulkhead.defaults.deadline' = '1 fortnight' | is not a duration
             db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value 'PT0.0015S' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.defaults.lock-timeout=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.workloads.orders.deadline=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.deadline' | whole number of milliseconds between 1ms and 2147483647ms
