@@ -70,6 +70,8 @@ final class BulkheadTemplateFactory {
         WorkloadSettings.retryAfterJitterSeconds(workload, properties);
         // A warning, not a failure: defaults may choose codel for workloads that have no queue on purpose.
         WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
+        // Warnings too: a resize can give such a workload the places its settings need.
+        WorkloadSettings.ineffectiveSettings(workload, settings, properties).forEach(logger::warn);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         List<GateListener> listeners = new ArrayList<>(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());

@@ -11,6 +11,8 @@ import dev.dbbulkhead.jdbc.TransactionTimeouts;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -267,6 +269,42 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 + ") has nothing to do while " + why + ". Give it a queue (max-queued and queue-wait above 0), or set "
                 + BulkheadProperties.PREFIX
                 + ".workloads." + name + ".queue.discipline=fifo to say that it needs none.");
+    }
+
+    /**
+     * The settings of workload {@code name} that can do nothing with its B and Q as configured, each naming its
+     * property: a queue wait the workload sets itself while it has no queue places, and a criticality reserve that
+     * rounds down to no place. Warnings rather than failures: a resize can add the places they need.
+     */
+    static List<String> ineffectiveSettings(String name, WorkloadSettings settings, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        List<String> findings = new ArrayList<>();
+        Setting<Duration> queueWait = queueWait(resolver);
+        Setting<Integer> maxQueued = maxQueued(resolver);
+        if (maxQueued.value() == 0 && !queueWait.value().isZero() && queueWait.property().startsWith(resolver.prefix())) {
+            findings.add("db-bulkhead workload '" + name + "': queue-wait = " + queueWait.value() + " ("
+                    + queueWait.property() + ") has no effect while max-queued is 0 (" + maxQueued.property()
+                    + "): no operation ever waits. Give the workload queue places, or remove its queue-wait.");
+        }
+        GateConfig gate = settings.gateConfig();
+        long places = (long) gate.maxConcurrent() + gate.maxQueued();
+        AdmissionRules rules = gate.admissionRules();
+        Map<String, Double> reserves = new LinkedHashMap<>();
+        reserves.put(resolver.setting("criticality.critical-reserve",
+                workload -> workload.getCriticality().getCriticalReserve(), 0.0).property(), rules.criticalReserve());
+        if (rules.sheddableReserve() > rules.criticalReserve()) {
+            reserves.put(resolver.setting("criticality.sheddable-reserve",
+                    workload -> workload.getCriticality().getSheddableReserve(), 0.0).property(),
+                    rules.sheddableReserve());
+        }
+        reserves.forEach((property, reserve) -> {
+            if (reserve > 0 && (long) (reserve * places) == 0) {
+                findings.add("db-bulkhead workload '" + name + "': " + property + " = " + reserve + " holds back no"
+                        + " place of max-concurrent + max-queued = " + places + " (rounded down): it takes a share"
+                        + " of at least 1/" + places + " to hold back one.");
+            }
+        });
+        return findings;
     }
 
     private static Setting<Integer> maxQueued(Resolver resolver) {

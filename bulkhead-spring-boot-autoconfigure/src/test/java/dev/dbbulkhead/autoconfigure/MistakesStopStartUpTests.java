@@ -8,11 +8,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.configurationmetadata.ConfigurationMetadataProperty;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.core.env.MapPropertySource;
 
 /**
@@ -20,6 +23,7 @@ import org.springframework.core.env.MapPropertySource;
  * naming the property: misspelt keys, workload names the binder would rewrite, durations without a unit, values
  * that do not convert, and settings that cannot work together.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class MistakesStopStartUpTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -150,6 +154,30 @@ class MistakesStopStartUpTests {
                 .run(context -> {
                     assertThat(context).hasFailed();
                     assertThat(FailureReports.report(context.getStartupFailure())).contains(named).contains(allowed);
+                });
+    }
+
+    @Test
+    void aQueueWaitOfAWorkloadWithoutQueuePlacesIsAWarningNamingBothProperties(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-queued=0",
+                        "db.bulkhead.workloads.orders.queue-wait=50ms")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("workload 'orders': queue-wait = PT0.05S"
+                            + " (db.bulkhead.workloads.orders.queue-wait) has no effect while max-queued is 0"
+                            + " (db.bulkhead.workloads.orders.max-queued)");
+                });
+    }
+
+    @Test
+    void aCriticalityReserveThatRoundsDownToNoPlaceIsAWarning(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2",
+                        "db.bulkhead.workloads.orders.max-queued=2",
+                        "db.bulkhead.defaults.criticality.critical-reserve=0.2")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("workload 'orders': db.bulkhead.defaults.criticality.critical-reserve"
+                            + " = 0.2 holds back no place of max-concurrent + max-queued = 4 (rounded down)");
                 });
     }
 

@@ -105,7 +105,7 @@ class QueueDisciplineAutoConfigurationTests {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', textBlock = """
+    @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
             db.bulkhead.workloads.orders.queue.target-delay=0ms | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive
             db.bulkhead.workloads.orders.queue.target-delay=-5ms | Invalid value 'PT-0.005S' for property 'db.bulkhead.workloads.orders.queue.target-delay' | must be positive
             db.bulkhead.defaults.queue.interval=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.queue.interval' | must be positive
@@ -114,7 +114,7 @@ class QueueDisciplineAutoConfigurationTests {
             db.bulkhead.workloads.reports.queue.interval=2ms | Invalid value 'PT0.005S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive and at most db.bulkhead.workloads.reports.queue.interval = PT0.002S
             db.bulkhead.defaults.queue.target-delay=0s,db.bulkhead.workloads.reports.queue.target-delay=1ms | Invalid value 'PT0S' for property 'db.bulkhead.defaults.queue.target-delay' | must be positive
             db.bulkhead.workloads.orders.queue.discipline=lifo | Property: db.bulkhead.workloads.orders.queue.discipline | CODEL
-            db.bulkhead.defaults.queue.target-delay=soon | Property: db.bulkhead.defaults.queue.target-delay | Value: "soon"
+            db.bulkhead.defaults.queue.target-delay=soon | 'db.bulkhead.defaults.queue.target-delay' = 'soon' | is not a duration
             """)
     void aBadQueueValueFailsStartUpWithAReportNamingThePropertyTheValueAndTheAllowedRange(String properties,
                                                                                         String names, String allowed) {
