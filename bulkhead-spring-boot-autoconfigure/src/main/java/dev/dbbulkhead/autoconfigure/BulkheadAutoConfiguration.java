@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
+import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -135,6 +136,11 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     static DbBulkheadPostProcessor dbBulkheadPostProcessor(ObjectProvider<BulkheadRegistry> registry,
             Environment environment) {
+        // Processed ahead of time, the application registers no workload at start-up, where the properties are
+        // otherwise checked; post-processors are still created before any properties bean is bound.
+        if (AotDetector.useGeneratedArtifacts()) {
+            BulkheadPropertiesCheck.check(environment);
+        }
         return new DbBulkheadPostProcessor(() -> WorkloadEntries.gated(registry.getObject()),
                 WorkloadEntries.advisorOrder(environment));
     }

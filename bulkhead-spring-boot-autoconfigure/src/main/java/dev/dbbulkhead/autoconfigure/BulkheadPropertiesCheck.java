@@ -78,6 +78,9 @@ final class BulkheadPropertiesCheck {
      * @throws BulkheadConfigurationException naming each property refused, and why
      */
     static void check(Environment environment) {
+        if (!(environment instanceof ConfigurableEnvironment)) {
+            return; // no property sources to read: nothing was written
+        }
         BulkheadPropertiesCheck check = new BulkheadPropertiesCheck(environment);
         check.checkWrittenWorkloadNames();
         check.checkProperties();
