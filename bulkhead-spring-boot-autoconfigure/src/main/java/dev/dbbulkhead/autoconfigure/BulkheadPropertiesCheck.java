@@ -148,19 +148,49 @@ final class BulkheadPropertiesCheck {
     }
 
     private void unknownKey(ConfigurationPropertyName name, int index, Group group) {
-        Key nearest = PropertyKeys.nearest(group, PropertyKeys.uniformElement(name, index));
         StringBuilder problem = new StringBuilder("'").append(name).append("' is not a db-bulkhead property: ")
                 .append(prefix(name, index)).append(" has no key '").append(name.getElement(index, Form.ORIGINAL))
                 .append("'");
-        if (nearest != null) {
-            StringBuilder meant = new StringBuilder(prefix(name, index)).append('.').append(nearest.dashed());
-            for (int rest = index + 1; rest < name.getNumberOfElements(); rest++) {
-                meant.append(name.isNumericIndex(rest) ? "[" + name.getElement(rest, Form.ORIGINAL) + "]"
-                        : "." + name.getElement(rest, Form.ORIGINAL));
-            }
-            problem.append("; the nearest known key is '").append(meant).append("'");
+        StringBuilder meant = new StringBuilder(prefix(name, index));
+        String unknown = PropertyKeys.uniformElement(name, index);
+        Key nearest = PropertyKeys.nearest(group, unknown);
+        boolean misspelt = nearest != null && PropertyKeys.editDistance(unknown, PropertyKeys.uniform(nearest.dashed()))
+                <= Math.max(2, unknown.length() / 3);
+        if (!misspelt && index == WORKLOADS_ELEMENT && isWorkloadKey(name, index + 1)) {
+            // A workload's keys written without 'workloads': its name stands where a key of the prefix should.
+            meant.append('.').append(WORKLOADS).append('.').append(name.getElement(index, Form.ORIGINAL));
+        } else if (nearest != null) {
+            meant.append('.').append(nearest.dashed());
+        } else {
+            problems.add(problem.toString());
+            return;
         }
-        problems.add(problem.toString());
+        for (int rest = index + 1; rest < name.getNumberOfElements(); rest++) {
+            meant.append(name.isNumericIndex(rest) ? "[" + name.getElement(rest, Form.ORIGINAL) + "]"
+                    : "." + name.getElement(rest, Form.ORIGINAL));
+        }
+        problems.add(problem.append("; the nearest known key is '").append(meant).append("'").toString());
+    }
+
+    /** Whether the elements of {@code name} from {@code from} on are a key of a workload. */
+    private static boolean isWorkloadKey(ConfigurationPropertyName name, int from) {
+        Key workloads = KEYS.keys().get(WORKLOADS);
+        if (from >= name.getNumberOfElements() || workloads == null
+                || !(workloads.node() instanceof AnyKey map)) {
+            return false;
+        }
+        Node node = map.value();
+        for (int index = from; index < name.getNumberOfElements(); index++) {
+            if (!(node instanceof Group group)) {
+                return true;
+            }
+            Key key = group.keys().get(PropertyKeys.uniformElement(name, index));
+            if (key == null) {
+                return false;
+            }
+            node = key.node();
+        }
+        return true;
     }
 
     /** The first {@code elements} elements of {@code name}: where an unknown element was found. */

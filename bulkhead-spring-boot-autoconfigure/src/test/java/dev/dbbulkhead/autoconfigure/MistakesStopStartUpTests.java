@@ -38,6 +38,7 @@ class MistakesStopStartUpTests {
             db.bulkhead.workloads.orders.retry.max-atempts=3 | 'db.bulkhead.workloads.orders.retry.max-atempts' is not a db-bulkhead      | the nearest known key is 'db.bulkhead.workloads.orders.retry.max-attempts'
             db.bulkhead.fleet.lease-tll=10s                  | 'db.bulkhead.fleet.lease-tll' is not a db-bulkhead property                | the nearest known key is 'db.bulkhead.fleet.lease-ttl'
             db.bulkhead.enabeld=true                         | 'db.bulkhead.enabeld' is not a db-bulkhead property                        | the nearest known key is 'db.bulkhead.enabled'
+            db.bulkhead.orders.max-concurrent=4              | 'db.bulkhead.orders.max-concurrent' is not a db-bulkhead property          | the nearest known key is 'db.bulkhead.workloads.orders.max-concurrent'
             """)
     void aMisspeltKeyStopsStartUpNamingItAndTheNearestKnownKey(String property, String named, String nearest) {
         runner.withPropertyValues(property, "db.bulkhead.workloads.orders.max-queued=2")
