@@ -357,7 +357,11 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         return rows;
     }
 
-    /** Creates the table if it is missing and checks its shape, once: @return its schema-qualified name */
+    /**
+     * Creates the table if it is missing and checks its shape, once.
+     *
+     * @return its schema-qualified name
+     */
     private String ensureTable(Connection connection) throws SQLException {
         String ready = qualifiedTable;
         if (ready != null) {

@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * fair split (6/6/6), and each judges every sample it took: Σ of the instances' member sessions ≤ the budget + the
  * floor ({@value Fleet#FLOOR}) × the scenario's allowance, the number of instances that may be running unleased at
  * once in it (starting, or rejoining after a fault), as docs/reference/fleet.md counts them outside the budget.
+ * While a member is stopped (SIGSTOP) nobody runs unleased, so every sample from the stop until the others hold its
+ * share must show at most the budget itself.
  * The scenarios' figures go to {@code target/fleet-figures.md}; every sample they judged to
  * {@code target/fleet-tests/samples.txt}, the instances' logs and the server's next to it.
  *
