@@ -1,8 +1,10 @@
 package dev.dbbulkhead.fleet;
 
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -62,6 +64,9 @@ public final class FleetMember {
                            @Nullable String lastFailure) {
     }
 
+    /** How many ignored rows are reported one by one; past that one line says that more are not. */
+    private static final int IGNORED_REPORTED = 100;
+
     private final FleetCoordinator coordinator;
     private final FleetLog log;
     private final FleetSettings settings;
@@ -91,6 +96,9 @@ public final class FleetMember {
     private @Nullable String lastFailure;
     private @Nullable ScheduledFuture<?> heartbeatTask;
     private @Nullable ScheduledFuture<?> leaseCheckTask;
+    /** The ids of ignored rows already reported, so that each is reported once; bounded by {@link #IGNORED_REPORTED}. */
+    private final Set<String> ignoredReported = new HashSet<>();
+    private boolean ignoredReportFull;
 
     /**
      * @param targets   what uses the share, in the order to shrink them (they grow in reverse order)
@@ -243,6 +251,7 @@ public final class FleetMember {
             return false;
         }
         reportFenced(renewed.fenced());
+        reportIgnored(renewed.ignored());
         state.lock();
         try {
             long validUntil = askedAt + leaseTtlNanos - 2 * leaseCheckNanos;
@@ -301,7 +310,13 @@ public final class FleetMember {
 
     private void reportFenced(List<Lease.Fenced> fenced) {
         for (Lease.Fenced other : fenced) {
-            if (other.sessionsEnded() > 0) {
+            if (!other.shareFreed()) {
+                log.warn("Fleet member " + settings.memberId() + " ended the sessions of member " + other.memberId()
+                        + ", whose lease had expired, but " + other.sessionsNotGone() + " of its "
+                        + other.sessionsEnded() + " sessions were still open on the server when the renewal stopped"
+                        + " waiting: its share stays withheld from every member until a later renewal finds them"
+                        + " gone", null);
+            } else if (other.sessionsEnded() > 0) {
                 log.info("Fleet member " + settings.memberId() + " fenced member " + other.memberId()
                         + ", whose lease had expired: the server ended its " + other.sessionsEnded()
                         + " sessions before its share was granted again");
@@ -314,6 +329,44 @@ public final class FleetMember {
                         + " the budget until they close", null);
             }
         }
+    }
+
+    /** Each ignored row once, by member id: a row written again and again is not reported again. */
+    private void reportIgnored(List<Lease.Ignored> ignored) {
+        if (ignored.isEmpty()) {
+            return;
+        }
+        state.lock();
+        try {
+            for (Lease.Ignored row : ignored) {
+                if (ignoredReported.contains(row.memberId())) {
+                    continue;
+                }
+                if (ignoredReported.size() >= IGNORED_REPORTED) {
+                    if (!ignoredReportFull) {
+                        ignoredReportFull = true;
+                        log.warn("Fleet member " + settings.memberId() + " ignores more rows of the fleet's table"
+                                + " than it reports; those after the first " + IGNORED_REPORTED
+                                + " are not reported", null);
+                    }
+                    return;
+                }
+                ignoredReported.add(row.memberId());
+                log.warn("Fleet member " + settings.memberId() + " ignores the row of member '"
+                        + printable(row.memberId()) + "' in the fleet's table: " + printable(row.reason())
+                        + "; it neither counts, nor is fenced, nor removed: only the fleet's members should write"
+                        + " the table", null);
+            }
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** What another writer put in the table reaches the log bounded and on one line. */
+    private static String printable(String text) {
+        StringBuilder kept = new StringBuilder();
+        text.codePoints().limit(200).forEach(c -> kept.appendCodePoint(c < 32 || c == 127 ? '?' : c));
+        return text.length() > 200 ? kept + "…" : kept.toString();
     }
 
     private boolean leased() {

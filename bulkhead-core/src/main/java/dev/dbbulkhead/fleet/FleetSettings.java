@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * @param heartbeat how often it renews its lease, positive
  * @param leaseTtl  how long a lease lasts unrenewed, at least two heartbeats
  * @param sessionName the {@code application_name} its pool's sessions carry on the server, so that once its lease
- *                  has expired the coordinator can end them before it grants the share again; printable ASCII of at
- *                  most {@value #MAX_SESSION_NAME_LENGTH} characters (the server truncates longer ones), unique in the
+ *                  has expired the coordinator can end them before it grants the share again: of the
+ *                  {@linkplain #isMemberSessionName member form} ({@link #memberSessionName}), at most
+ *                  {@value #MAX_SESSION_NAME_LENGTH} characters (the server truncates longer ones), unique in the
  *                  fleet; null when its sessions carry no name of their own, and then nothing can end them
  */
 public record FleetSettings(String memberId, int weight, int demand, int floor, Duration heartbeat,
@@ -29,10 +30,22 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
     public static final Duration DEFAULT_LEASE_TTL = Duration.ofSeconds(5);
     /** Default weight: equal shares. */
     public static final int DEFAULT_WEIGHT = 1;
+    /** The longest lease ttl a member may have: no lease of a member of any fleet expires further ahead. */
+    public static final Duration MAX_LEASE_TTL = Duration.ofDays(2);
     /** The longest {@code application_name} PostgreSQL keeps whole. */
     public static final int MAX_SESSION_NAME_LENGTH = 63;
 
-    private static final Pattern SESSION_NAME = Pattern.compile("[ -~]{1," + MAX_SESSION_NAME_LENGTH + "}");
+    /** The longest tag that names a member's sessions. */
+    public static final int MAX_TAG_LENGTH = 36;
+
+    private static final String MEMBER_SUFFIX_START = "(db-bulkhead member ";
+    /**
+     * A member's session name: printable ASCII, optionally the application's own name and a space, then the fleet's
+     * own mark with the member's tag. Nothing else is ever ended by a renewal, so that a row of the table cannot
+     * point fencing at another application's sessions.
+     */
+    private static final Pattern MEMBER_SESSION_NAME = Pattern.compile("(?:[ -~]* )?"
+            + Pattern.quote(MEMBER_SUFFIX_START) + "[A-Za-z0-9_-]{1," + MAX_TAG_LENGTH + "}\\)");
 
     /** Settings of a member whose sessions carry no name of their own: nothing can end them after a lapse. */
     public FleetSettings(String memberId, int weight, int demand, int floor, Duration heartbeat, Duration leaseTtl) {
@@ -58,14 +71,44 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
         if (heartbeat.isNegative() || heartbeat.isZero() || heartbeat.compareTo(Duration.ofDays(1)) > 0) {
             throw new IllegalArgumentException("heartbeat must be above 0s and at most 1 day, was " + heartbeat);
         }
-        if (leaseTtl.compareTo(heartbeat.multipliedBy(2)) < 0 || leaseTtl.compareTo(Duration.ofDays(2)) > 0) {
+        if (leaseTtl.compareTo(heartbeat.multipliedBy(2)) < 0 || leaseTtl.compareTo(MAX_LEASE_TTL) > 0) {
             throw new IllegalArgumentException("lease ttl must be at least two heartbeats (" + heartbeat.multipliedBy(2)
                     + ") and at most 2 days, was " + leaseTtl);
         }
-        if (sessionName != null && !SESSION_NAME.matcher(sessionName).matches()) {
-            throw new IllegalArgumentException("session name must be 1 to " + MAX_SESSION_NAME_LENGTH
-                    + " printable ASCII characters, was '" + sessionName + "'");
+        if (sessionName != null && !isMemberSessionName(sessionName)) {
+            throw new IllegalArgumentException("session name must be of the member form '[<application> ]"
+                    + MEMBER_SUFFIX_START + "<tag>)', printable ASCII, tag of 1 to " + MAX_TAG_LENGTH
+                    + " letters, digits, '-' or '_', at most " + MAX_SESSION_NAME_LENGTH + " characters in all,"
+                    + " was '" + sessionName + "'");
         }
+    }
+
+    /**
+     * Whether {@code name} has the member form: the only {@code application_name}s a renewal ever ends.
+     */
+    public static boolean isMemberSessionName(@Nullable String name) {
+        return name != null && name.length() <= MAX_SESSION_NAME_LENGTH && MEMBER_SESSION_NAME.matcher(name).matches();
+    }
+
+    /**
+     * The session name of a member: {@code [<prefix> ](db-bulkhead member <tag>)}.
+     *
+     * @param prefix the application's own name, printable ASCII, cut to fit; null or blank for none
+     * @param tag    unique among the fleet's members: 1 to {@value #MAX_TAG_LENGTH} letters, digits, '-' or '_'
+     */
+    public static String memberSessionName(@Nullable String prefix, String tag) {
+        String suffix = MEMBER_SUFFIX_START + tag + ")";
+        String base = prefix == null ? "" : prefix.strip();
+        int room = MAX_SESSION_NAME_LENGTH - suffix.length() - 1;
+        if (base.length() > room) {
+            base = base.substring(0, Math.max(0, room)).strip();
+        }
+        String name = base.isEmpty() ? suffix : base + " " + suffix;
+        if (!isMemberSessionName(name)) {
+            throw new IllegalArgumentException("tag must be 1 to " + MAX_TAG_LENGTH + " letters, digits, '-' or '_'"
+                    + " and the prefix printable ASCII, were '" + tag + "' and '" + prefix + "'");
+        }
+        return name;
     }
 
     /**

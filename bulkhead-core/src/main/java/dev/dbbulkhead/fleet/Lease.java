@@ -11,17 +11,26 @@ import java.util.List;
  * @param members every member with an unexpired lease, this one included, in member-id order
  * @param fenced  the members whose lease had expired and whose sessions this renewal ended on the server before it
  *                settled any grant
+ * @param ignored the rows of the coordinator's store that the renewal did not take for members of this fleet: neither
+ *                counted, nor fenced, nor removed
  */
-public record Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced) {
+public record Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced,
+                    List<Ignored> ignored) {
 
     public Lease {
         members = List.copyOf(members);
         fenced = List.copyOf(fenced);
+        ignored = List.copyOf(ignored);
     }
 
     /** A lease whose renewal fenced nobody. */
     public Lease(int granted, int target, int budget, List<FleetMemberState> members) {
-        this(granted, target, budget, members, List.of());
+        this(granted, target, budget, members, List.of(), List.of());
+    }
+
+    /** A lease whose renewal took every row for a member of the fleet. */
+    public Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced) {
+        this(granted, target, budget, members, fenced, List.of());
     }
 
     /**
@@ -29,10 +38,33 @@ public record Lease(int granted, int target, int budget, List<FleetMemberState> 
      * to anyone.
      *
      * @param memberId         its id
-     * @param sessionsEnded    how many of its sessions the server ended
-     * @param sessionsLeftOpen how many of its sessions the coordinator's role may not end: they stay open, outside
-     *                         the budget, until they close
+     * @param sessionsEnded    how many of its sessions the server was told to end
+     * @param sessionsLeftOpen how many sessions of its name, in this database, belong to another role than the
+     *                         coordinator's: they are not ended, and stay open, outside the budget, until they close
+     * @param sessionsNotGone  how many of the sessions told to end were still on the server when the renewal stopped
+     *                         waiting for them: while any are, the member's share stays withheld from everyone and a
+     *                         later renewal looks again
      */
-    public record Fenced(String memberId, int sessionsEnded, int sessionsLeftOpen) {
+    public record Fenced(String memberId, int sessionsEnded, int sessionsLeftOpen, int sessionsNotGone) {
+
+        /** A member whose ended sessions were all gone. */
+        public Fenced(String memberId, int sessionsEnded, int sessionsLeftOpen) {
+            this(memberId, sessionsEnded, sessionsLeftOpen, 0);
+        }
+
+        /** Whether its share was freed by this renewal; false while some of its ended sessions are still open. */
+        public boolean shareFreed() {
+            return sessionsNotGone == 0;
+        }
+    }
+
+    /**
+     * A row the renewal did not take for a member of this fleet, because it disagrees with the renewing member's
+     * configuration or does not have the form members write.
+     *
+     * @param memberId the row's member id, as written
+     * @param reason   what disagrees, for the log
+     */
+    public record Ignored(String memberId, String reason) {
     }
 }

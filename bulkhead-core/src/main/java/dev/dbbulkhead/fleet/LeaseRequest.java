@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  *                         work admitted under a larger one drains; a shrinking grant never goes below it
  * @param leaseTtl         how long the renewed lease lasts on the coordinator's clock, positive
  * @param sessionName      the {@code application_name} of the member's sessions on the server, ended once its lease
- *                         expired ({@link FleetSettings#sessionName()}); null when they carry none of their own
+ *                         expired ({@link FleetSettings#sessionName()}), of the
+ *                         {@linkplain FleetSettings#isMemberSessionName member form}; null when they carry none of
+ *                         their own
  */
 public record LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl,
                            @Nullable String sessionName) {
@@ -31,6 +33,10 @@ public record LeaseRequest(String memberId, int weight, int demand, int connecti
             throw new IllegalArgumentException("weight and demand must be at least 1, connections in use at least 0"
                     + " and the lease ttl positive, were " + weight + ", " + demand + ", " + connectionsInUse
                     + ", " + leaseTtl);
+        }
+        if (sessionName != null && !FleetSettings.isMemberSessionName(sessionName)) {
+            throw new IllegalArgumentException("session name must be of the member form '[<application> ]"
+                    + "(db-bulkhead member <tag>)', was '" + sessionName + "'");
         }
     }
 }

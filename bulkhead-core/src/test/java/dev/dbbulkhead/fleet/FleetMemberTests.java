@@ -1,6 +1,7 @@
 package dev.dbbulkhead.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -98,6 +99,37 @@ class FleetMemberTests {
                 .anyMatch(line -> line.startsWith("WARN Fleet member m could not end 2 sessions of member unsignalled"))
                 .anyMatch(line -> line.startsWith("WARN Fleet member m: its lease expired unrenewed"))
                 .anyMatch(line -> line.startsWith("INFO Fleet member m left the fleet"));
+    }
+
+    @Test
+    void aFencedMemberWhoseSessionsAreNotYetGoneAndEachIgnoredRowAreReportedAtWarnOnce() {
+        member.start();
+        answer = request -> new Lease(4, 6, 12, List.of(), List.of(new Lease.Fenced("paused", 6, 0, 2)),
+                List.of(new Lease.Ignored("forged\nline", "its budget 1 differs from this member's 12")));
+        member.heartbeat();
+        member.heartbeat();
+
+        assertThat(logLines).filteredOn(line -> line.startsWith("WARN Fleet member m ended the sessions of member"
+                + " paused")).hasSize(2).allMatch(line -> line.contains("2 of its 6 sessions were still open")
+                && line.contains("share stays withheld"));
+        assertThat(logLines).noneMatch(line -> line.startsWith("INFO Fleet member m fenced member paused"));
+        assertThat(logLines).filteredOn(line -> line.startsWith("WARN Fleet member m ignores the row of member"))
+                .containsExactly("WARN Fleet member m ignores the row of member 'forged?line' in the fleet's table:"
+                        + " its budget 1 differs from this member's 12; it neither counts, nor is fenced, nor"
+                        + " removed: only the fleet's members should write the table");
+    }
+
+    @Test
+    void settingsRefuseASessionNameThatIsNotOfTheMemberForm() {
+        assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("n", 1, 10, FLOOR, HEARTBEAT,
+                LEASE_TTL, "billing-service")).withMessageContaining("member form")
+                .withMessageContaining("'billing-service'");
+        assertThatIllegalArgumentException().isThrownBy(() -> new LeaseRequest("n", 1, 10, 0, LEASE_TTL, ""))
+                .withMessageContaining("member form");
+        assertThat(FleetSettings.memberSessionName("app", "1a2b3c4d")).isEqualTo("app (db-bulkhead member 1a2b3c4d)");
+        assertThat(FleetSettings.isMemberSessionName("(db-bulkhead member 1a2b3c4d)")).isTrue();
+        assertThat(FleetSettings.isMemberSessionName("app (db-bulkhead coordinator 1a2b3c4d)")).isFalse();
+        assertThat(FleetSettings.isMemberSessionName("app(db-bulkhead member 1a2b3c4d)")).isFalse();
     }
 
     @Test

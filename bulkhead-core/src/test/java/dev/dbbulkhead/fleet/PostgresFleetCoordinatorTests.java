@@ -1,6 +1,7 @@
 package dev.dbbulkhead.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.testing.Await;
@@ -37,6 +38,10 @@ class PostgresFleetCoordinatorTests {
     private static final Duration LONG_TTL = Duration.ofMinutes(5);
     private static final Duration LOCK_WAIT = Duration.ofMillis(100);
     private static final Duration RENEWAL_TIMEOUT = Duration.ofMillis(400);
+    private static final String PAUSED = "app (db-bulkhead member paused)";
+    private static final String SURVIVOR = "app (db-bulkhead member survivor)";
+    private static final String A_SESSIONS = "(db-bulkhead member a)";
+    private static final String FORGED = "app (db-bulkhead member forged)";
 
     private final TestDatabase database = PostgresFixture.freshSchema();
     private final HikariDataSource coordinatorPool = database.pool(2);
@@ -54,27 +59,27 @@ class PostgresFleetCoordinatorTests {
     void aRenewalEndsTheSessionsOfAMemberWhoseLeaseExpiredBeforeItGrantsItsShare() throws SQLException {
         PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
                 LOCK_WAIT, RENEWAL_TIMEOUT);
-        assertThat(coordinator.renew(new LeaseRequest("paused", 1, 6, 0, LONG_TTL, "paused sessions")).granted())
+        assertThat(coordinator.renew(new LeaseRequest("paused", 1, 6, 0, LONG_TTL, PAUSED)).granted())
                 .isEqualTo(6);
-        List<Connection> pausedSessions = List.of(session("paused sessions"), session("paused sessions"),
-                session("paused sessions"));
-        assertThat(coordinator.renew(request("survivor", 0, "survivor sessions")).granted()).isEqualTo(6);
-        Connection survivorSession = session("survivor sessions");
-        assertThat(sessionsNamed("paused sessions")).isEqualTo(3);
+        List<Connection> pausedSessions = List.of(session(PAUSED), session(PAUSED),
+                session(PAUSED));
+        assertThat(coordinator.renew(request("survivor", 0, SURVIVOR)).granted()).isEqualTo(6);
+        Connection survivorSession = session(SURVIVOR);
+        assertThat(sessionsNamed(PAUSED)).isEqualTo(3);
 
         // The paused member stops renewing; its lease runs out on the server's clock.
         database.execute("UPDATE fleet SET lease_expires_at = clock_timestamp() - interval '1 second'"
                 + " WHERE member_id = 'paused'");
-        Lease lease = coordinator.renew(request("survivor", 6, "survivor sessions"));
+        Lease lease = coordinator.renew(request("survivor", 6, SURVIVOR));
 
         assertThat(lease.fenced()).containsExactly(new Lease.Fenced("paused", 3, 0));
-        assertThat(sessionsNamed("paused sessions")).as("gone from the server when the share was granted").isZero();
+        assertThat(sessionsNamed(PAUSED)).as("gone from the server when the share was granted").isZero();
         assertThat(lease.granted()).isEqualTo(12);
         for (Connection paused : pausedSessions) {
             assertThat(paused.isValid(5)).isFalse();
         }
         assertThat(survivorSession.isValid(5)).as("the renewing member's own sessions are left alone").isTrue();
-        assertThat(sessionsNamed("survivor sessions")).isEqualTo(1);
+        assertThat(sessionsNamed(SURVIVOR)).isEqualTo(1);
     }
 
     @Test
@@ -119,8 +124,162 @@ class PostgresFleetCoordinatorTests {
         PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
                 LOCK_WAIT, RENEWAL_TIMEOUT);
 
-        assertThat(coordinator.renew(request("a", 0, "a sessions")).granted()).isEqualTo(12);
-        database.execute("SELECT session_name FROM fleet WHERE session_name = 'a sessions'");
+        assertThat(coordinator.renew(request("a", 0, A_SESSIONS)).granted()).isEqualTo(12);
+        database.execute("SELECT session_name FROM fleet WHERE session_name = '" + A_SESSIONS + "'");
+    }
+
+    @Test
+    void expiredRowsNamingSessionsThatAreNotAnotherMembersOfThisDatabaseEndNone() throws SQLException {
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+        coordinator.renew(request("survivor", 0, SURVIVOR));
+        String otherDatabase = database.schema() + "_other";
+        database.execute("CREATE DATABASE " + otherDatabase);
+        try {
+            List<Connection> bystanders = List.of(session("billing-service"), session(""), session(SURVIVOR),
+                    session(FORGED, otherDatabase, database.server().username(), database.server().password()));
+            insertRow("billing", 12, 0, "clock_timestamp() - interval '1 second'", "billing-service");
+            insertRow("unnamed", 12, 0, "clock_timestamp() - interval '1 second'", "");
+            insertRow("own-pool", 12, 0, "clock_timestamp() - interval '1 second'", SURVIVOR);
+            insertRow("elsewhere", 12, 0, "clock_timestamp() - interval '1 second'", FORGED);
+
+            Lease lease = coordinator.renew(request("survivor", 0, SURVIVOR));
+
+            for (Connection bystander : bystanders) {
+                assertThat(bystander.isValid(5)).as("a session no row of this fleet may end").isTrue();
+            }
+            assertThat(lease.fenced()).isEmpty();
+            assertThat(lease.ignored()).extracting(Lease.Ignored::memberId)
+                    .containsExactlyInAnyOrder("billing", "unnamed", "own-pool");
+            assertThat(lease.ignored()).filteredOn(row -> row.memberId().equals("own-pool"))
+                    .extracting(Lease.Ignored::reason).containsExactly("its session name '" + SURVIVOR
+                            + "' is a live member's");
+            assertThat(lease.granted()).as("ignored rows hold no share").isEqualTo(12);
+        } finally {
+            for (Connection connection : opened) {
+                connection.close();
+            }
+            opened.clear();
+            database.execute("DROP DATABASE " + otherDatabase + " WITH (FORCE)");
+        }
+    }
+
+    @Test
+    void anExpiredMembersSessionsOfAnotherRoleAreLeftOpenAndCounted() throws SQLException {
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+        coordinator.renew(request("survivor", 0, SURVIVOR));
+        String role = database.schema() + "_other_role";
+        database.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'other'");
+        try {
+            Connection otherRoles = session(PAUSED, null, role, "other");
+            Connection ours = session(PAUSED);
+            insertRow("paused", 12, 6, "clock_timestamp() - interval '1 second'", PAUSED);
+
+            Lease lease = coordinator.renew(request("survivor", 0, SURVIVOR));
+
+            assertThat(lease.fenced()).containsExactly(new Lease.Fenced("paused", 1, 1, 0));
+            assertThat(otherRoles.isValid(5)).as("another role's session").isTrue();
+            assertThat(ours.isValid(5)).as("the coordinator's role's session").isFalse();
+        } finally {
+            for (Connection connection : opened) {
+                connection.close();
+            }
+            opened.clear();
+            database.execute("DROP ROLE " + role);
+        }
+    }
+
+    @Test
+    void aRowWithAnotherBudgetOrAFarExpiryDoesNotShrinkTheFleet() {
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 8,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+        coordinator.renew(new LeaseRequest("a", 1, 8, 0, LONG_TTL, A_SESSIONS));
+        insertRow("budget-of-one", 1, 1, "clock_timestamp() + interval '100 years'", FORGED);
+        insertRow("far", 8, 0, "clock_timestamp() + interval '100 years'", FORGED);
+
+        Lease lease = coordinator.renew(new LeaseRequest("a", 1, 8, 8, LONG_TTL, A_SESSIONS));
+
+        assertThat(lease.budget()).isEqualTo(8);
+        assertThat(lease.granted()).isEqualTo(8);
+        assertThat(lease.target()).isEqualTo(8);
+        assertThat(lease.members()).extracting(FleetMemberState::memberId).containsExactly("a");
+        assertThat(lease.ignored()).extracting(Lease.Ignored::memberId)
+                .containsExactlyInAnyOrder("budget-of-one", "far");
+        assertThat(lease.ignored()).filteredOn(row -> row.memberId().equals("budget-of-one"))
+                .extracting(Lease.Ignored::reason).containsExactly("its budget 1 differs from this member's 8");
+        assertThat(lease.ignored()).filteredOn(row -> row.memberId().equals("far")).extracting(Lease.Ignored::reason)
+                .singleElement().asString().contains("further ahead than any member's lease ttl");
+    }
+
+    @Test
+    void anExistingTableOfThatNameWithAnotherShapeIsRefused() {
+        database.execute(createTable("fleet") .replace("session_name text)", "session_name text, owner text)"));
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+
+        assertThatThrownBy(() -> coordinator.renew(request("a", 0, A_SESSIONS)))
+                .isInstanceOf(FleetUnavailableException.class)
+                .hasMessageContaining("table " + database.schema() + ".fleet exists but is not a fleet table")
+                .hasMessageContaining("owner=text");
+        assertThat(count("SELECT count(*) FROM " + database.schema() + ".fleet WHERE member_id = ?", "a")).isZero();
+    }
+
+    @Test
+    void anUnqualifiedTableIsResolvedOnceAndALaterConnectionWithAnotherSearchPathKeepsToIt() {
+        TestDatabase elsewhere = PostgresFixture.freshSchema();
+        elsewhere.execute(createTable("fleet"));
+        try (HikariDataSource elsewherePool = elsewhere.pool(1)) {
+            AtomicInteger served = new AtomicInteger();
+            DataSource firstHereThenElsewhere = (DataSource) Proxy.newProxyInstance(
+                    DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                    (proxy, method, arguments) -> invoke(method.getName().equals("getConnection")
+                            && served.getAndIncrement() > 0 ? elsewherePool : coordinatorPool, method, arguments));
+            PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(firstHereThenElsewhere, "fleet", 12,
+                    LOCK_WAIT, RENEWAL_TIMEOUT);
+            assertThat(coordinator.renew(request("a", 0, A_SESSIONS)).granted()).isEqualTo(12);
+
+            Lease lease = coordinator.renew(request("b", 0, null));
+
+            assertThat(lease.members()).extracting(FleetMemberState::memberId).containsExactly("a", "b");
+            assertThat(lease.granted()).as("a holds the whole budget").isZero();
+        }
+    }
+
+    @Test
+    void aFencedMembersShareStaysWithheldWhileTheServerStillListsItsEndedSessions() throws SQLException {
+        PostgresFleetCoordinator notWaiting = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT, Duration.ZERO);
+        notWaiting.renew(new LeaseRequest("paused", 1, 6, 0, LONG_TTL, PAUSED));
+        session(PAUSED);
+        session(PAUSED);
+        notWaiting.renew(request("survivor", 0, SURVIVOR));
+        database.execute("UPDATE fleet SET lease_expires_at = clock_timestamp() - interval '1 second'"
+                + " WHERE member_id = 'paused'");
+
+        Lease withheld = notWaiting.renew(request("survivor", 6, SURVIVOR));
+
+        assertThat(withheld.fenced()).containsExactly(new Lease.Fenced("paused", 2, 0, 2));
+        assertThat(withheld.fenced().getFirst().shareFreed()).isFalse();
+        assertThat(withheld.granted()).as("the paused member's share withheld").isEqualTo(6);
+        assertThat(count("SELECT count(*) FROM fleet WHERE member_id = ?", "paused")).isEqualTo(1);
+
+        Lease freed = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12, LOCK_WAIT, RENEWAL_TIMEOUT)
+                .renew(request("survivor", 6, SURVIVOR));
+        assertThat(sessionsNamed(PAUSED)).isZero();
+        assertThat(freed.granted()).isEqualTo(12);
+    }
+
+    private void insertRow(String member, int budget, int granted, String expires, String sessionName) {
+        database.execute("INSERT INTO fleet (member_id, weight, demand, granted, target, budget, joined_at,"
+                + " renewed_at, lease_expires_at, session_name) VALUES ('" + member + "', 1, " + Math.max(1, granted)
+                + ", " + granted + ", " + granted + ", " + budget + ", clock_timestamp(), clock_timestamp(), "
+                + expires + ", '" + sessionName + "')");
+    }
+
+    private static String createTable(String name) {
+        return new PostgresFleetCoordinator(new org.postgresql.ds.PGSimpleDataSource(), name, 1)
+                .createTableStatement();
     }
 
     private static LeaseRequest request(String member, int inUse, String sessionName) {
@@ -128,11 +287,22 @@ class PostgresFleetCoordinatorTests {
     }
 
     private Connection session(String applicationName) throws SQLException {
+        return session(applicationName, null, database.server().username(), database.server().password());
+    }
+
+    /** A session on {@code databaseName}, or the test's database when null, as {@code user}. */
+    private Connection session(String applicationName, String databaseName, String user, String password)
+            throws SQLException {
         Properties properties = new Properties();
-        properties.setProperty("user", database.server().username());
-        properties.setProperty("password", database.server().password());
+        properties.setProperty("user", user);
+        properties.setProperty("password", password);
         properties.setProperty("ApplicationName", applicationName);
-        Connection connection = DriverManager.getConnection(database.server().jdbcUrl(), properties);
+        // The user and password come from the properties, never from the URL's parameters.
+        String url = database.server().jdbcUrl().replaceFirst("\\?.*$", "");
+        if (databaseName != null) {
+            url = url.replaceFirst("^(jdbc:postgresql://[^/]+/)[^?]*", "$1" + databaseName);
+        }
+        Connection connection = DriverManager.getConnection(url, properties);
         opened.add(connection);
         return connection;
     }

@@ -323,7 +323,7 @@ public class BulkheadProperties {
         /** Connections an instance keeps without a lease (at start, and when its lease lapsed); at least 1. Default: one per coordinated workload. */
         private @Nullable Integer floor;
 
-        /** Table of the leases, optionally schema-qualified; created on first use. */
+        /** Table of the leases, schema-qualified or else in the coordinator's current schema; created on first use. */
         private String table = PostgresFleetCoordinator.DEFAULT_TABLE;
 
         public @Nullable Integer getMaxInstances() {

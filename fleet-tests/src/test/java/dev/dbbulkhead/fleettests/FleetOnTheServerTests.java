@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Timeout;
  * fair split (6/6/6), and each judges every sample it took: Σ of the instances' member sessions ≤ the budget + the
  * floor ({@value Fleet#FLOOR}) × the scenario's allowance, the number of instances that may be running unleased at
  * once in it (starting, or rejoining after a fault), as docs/reference/fleet.md counts them outside the budget.
+ * While a member is stopped (SIGSTOP) nobody runs unleased, so every sample from the stop until the others hold its
+ * share must show at most the budget itself.
  * The scenarios' figures go to {@code target/fleet-figures.md}; every sample they judged to
  * {@code target/fleet-tests/samples.txt}, the instances' logs and the server's next to it.
  *
@@ -123,7 +125,8 @@ class FleetOnTheServerTests {
                     long stopped = System.nanoTime();
                     fleet.pause(paused);
                     return stopped;
-                }, fleet::resume, "SIGCONT", FaultChecks.NONE));
+                }, fleet::resume, "SIGCONT", (paused, others, from, to) -> checkWithinBudgetWhileStopped(scenario,
+                        paused, from, to)));
     }
 
     @Test
@@ -141,6 +144,7 @@ class FleetOnTheServerTests {
                             sample -> others.stream()
                                     .anyMatch(other -> sample.unexpiredLease(other.name()).isEmpty()));
                     others.forEach(other -> checkLeaseRenewed(scenario, other, window));
+                    checkWithinBudgetWhileStopped(scenario, frozen, from, to);
                 }));
     }
 
@@ -253,6 +257,9 @@ class FleetOnTheServerTests {
         long end;
         try {
             lastFor(length, fault);
+            // Held until the others have taken the faulted member's share, so that the fault's samples always
+            // include the fence and the growth after it, however slowly a loaded machine got there.
+            fleet.awaitFairSplit(others, fault, SETTLE);
         } finally {
             end = System.nanoTime();
             recover.accept(faulted);
@@ -279,6 +286,22 @@ class FleetOnTheServerTests {
         };
 
         void check(Instance faulted, List<Instance> others, long fault, long end);
+    }
+
+    /**
+     * Fails the scenario where, from the stop of {@code stopped} (SIGSTOP) to just before it was let go again, the
+     * server listed more member sessions than the budget: the stopped member's sessions count until the server has
+     * ended them, and no other member may grow into its share before then. No floor is allowed for here: nobody
+     * starts or rejoins while it is stopped.
+     */
+    private static void checkWithinBudgetWhileStopped(Scenario scenario, Instance stopped, long from, long to) {
+        List<Sample> window = scenario.samples(from, to);
+        scenario.check("Σ member connections ≤ budget " + Fleet.BUDGET + " while " + stopped.name() + " was stopped",
+                window, sample -> sample.memberConnections() > Fleet.BUDGET);
+        if (window.stream().noneMatch(sample -> sample.memberConnections(stopped.name()) == 0)) {
+            scenario.violation(stopped.name() + " was not fenced while it was stopped: the check of the budget saw"
+                    + " no fence");
+        }
     }
 
     /** Fails the scenario unless {@code member}'s lease was renewed during {@code window}. */

@@ -152,23 +152,19 @@ final class Sampler implements AutoCloseable {
         close(connection);
     }
 
-    /** One sample, in one transaction: the sessions and the leases as of the same moment. */
+    /**
+     * One sample, in one transaction: the leases, then the server's clock, then the sessions. In that order a sample
+     * never shows a grant beside sessions the server listed before it: a grant is read only once committed, and the
+     * renewal that fenced a member commits after the server stopped listing its sessions, so the sessions read after
+     * it show them gone. (Read the other way round, the sessions could be read before such a renewal committed and
+     * its grant after, and the sample would show a share given away while sessions it waited for were still open.)
+     */
     private Sample sample(Connection connection, long at) throws SQLException {
         try (Statement statement = connection.createStatement()) {
-            OffsetDateTime clock;
             boolean tableExists;
-            try (ResultSet now = statement.executeQuery(
-                    "SELECT clock_timestamp(), to_regclass('" + table + "') IS NOT NULL")) {
-                now.next();
-                clock = now.getObject(1, OffsetDateTime.class);
-                tableExists = now.getBoolean(2);
-            }
-            Map<String, Integer> byName = new HashMap<>();
-            try (ResultSet activity = statement.executeQuery("SELECT coalesce(application_name, ''), count(*)"
-                    + " FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY 1")) {
-                while (activity.next()) {
-                    byName.put(activity.getString(1), activity.getInt(2));
-                }
+            try (ResultSet exists = statement.executeQuery("SELECT to_regclass('" + table + "') IS NOT NULL")) {
+                exists.next();
+                tableExists = exists.getBoolean(1);
             }
             List<Sample.Lease> leases = new ArrayList<>();
             if (tableExists) {
@@ -179,6 +175,18 @@ final class Sampler implements AutoCloseable {
                         leases.add(new Sample.Lease(memberId, instanceOfMember.apply(memberId), rows.getInt(2),
                                 rows.getInt(3), rows.getObject(4, OffsetDateTime.class)));
                     }
+                }
+            }
+            OffsetDateTime clock;
+            try (ResultSet now = statement.executeQuery("SELECT clock_timestamp()")) {
+                now.next();
+                clock = now.getObject(1, OffsetDateTime.class);
+            }
+            Map<String, Integer> byName = new HashMap<>();
+            try (ResultSet activity = statement.executeQuery("SELECT coalesce(application_name, ''), count(*)"
+                    + " FROM pg_stat_activity WHERE backend_type = 'client backend' GROUP BY 1")) {
+                while (activity.next()) {
+                    byName.put(activity.getString(1), activity.getInt(2));
                 }
             }
             connection.commit();

@@ -9,16 +9,15 @@ import javax.sql.DataSource;
 
 /**
  * Whether other members can fence this one, checked once when it joins: its pool's sessions must carry the
- * member's name on the server, and the coordinator's role must be allowed to end them. Either missing, a member
+ * member's name on the server, and run as the coordinator's role in the coordinator's database, the only sessions a
+ * renewal ends. Either missing, a member
  * paused past its lease keeps its connections open on the server while its share is granted to others — which the
  * finding says, at start-up, instead of leaving a silent gap.
  */
 public final class FencingReadiness {
 
-    /** PostgreSQL's rule for {@code pg_terminate_backend}, asked of the coordinator's role about the pool's role. */
-    private static final String MAY_END = "SELECT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)"
-            + " OR (NOT coalesce((SELECT rolsuper FROM pg_roles WHERE rolname = ?), false)"
-            + " AND (pg_has_role(?, 'USAGE') OR pg_has_role('pg_signal_backend', 'USAGE')))";
+    /** Who the coordinator's session is: a member ends only sessions of its own role in its own database. */
+    private static final String WHO = "SELECT current_user, current_database()";
 
     private FencingReadiness() {
     }
@@ -33,13 +32,15 @@ public final class FencingReadiness {
         }
         String sessionName;
         String role;
+        String database;
         try (Connection connection = pool.pool().getConnection();
              PreparedStatement query = connection.prepareStatement(
-                     "SELECT current_setting('application_name'), current_user")) {
+                     "SELECT current_setting('application_name'), current_user, current_database()")) {
             try (ResultSet result = query.executeQuery()) {
                 result.next();
                 sessionName = result.getString(1);
                 role = result.getString(2);
+                database = result.getString(3);
             }
         } catch (SQLException e) {
             return Optional.of("could not read the name of pool " + pool.pool().getPoolName() + "'s sessions: "
@@ -52,14 +53,14 @@ public final class FencingReadiness {
                     + ".ApplicationName), so other members cannot end them if this instance is paused past its lease");
         }
         try (Connection connection = coordinatorConnections.getConnection();
-             PreparedStatement query = connection.prepareStatement(MAY_END)) {
-            query.setString(1, role);
-            query.setString(2, role);
+             PreparedStatement query = connection.prepareStatement(WHO)) {
             try (ResultSet result = query.executeQuery()) {
                 result.next();
-                if (!result.getBoolean(1)) {
-                    return Optional.of("the coordinator's role may not end the sessions of role '" + role
-                            + "': grant it that role, or pg_signal_backend (which ends no superuser's sessions)");
+                if (!role.equals(result.getString(1)) || !database.equals(result.getString(2))) {
+                    return Optional.of("the pool's sessions run as role '" + role + "' in database '" + database
+                            + "' and the coordinator's as role '" + result.getString(1) + "' in database '"
+                            + result.getString(2) + "': members end only sessions of their own role in their own"
+                            + " database, so every member must connect as the same role to the same database");
                 }
             }
         } catch (SQLException e) {

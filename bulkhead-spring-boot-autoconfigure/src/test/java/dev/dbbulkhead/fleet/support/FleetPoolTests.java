@@ -97,6 +97,29 @@ class FleetPoolTests {
         }
     }
 
+    @Test
+    void aCoordinatorOfAnotherRoleThanThePoolsSessionsIsReportedAsUnableToFenceThem() throws SQLException {
+        String role = database.schema() + "_coordinator";
+        database.execute("CREATE ROLE " + role + " LOGIN PASSWORD 'other'");
+        try (HikariDataSource pool = unstarted(2)) {
+            FleetPool fleetPool = FleetPool.prepare(pool, 1, "7b8c9d0e");
+            HikariDataSource asAnotherRole = new HikariDataSource();
+            database.poolConfig(1, "fleet-coordinator-other-role").copyStateTo(asAnotherRole);
+            asAnotherRole.setJdbcUrl(database.server().jdbcUrl().replaceFirst("\\?.*$", ""));
+            asAnotherRole.setUsername(role);
+            asAnotherRole.setPassword("other");
+            asAnotherRole.setSchema(null);
+            try (asAnotherRole) {
+                assertThat(FencingReadiness.check(fleetPool, asAnotherRole)).get().asString()
+                        .contains("the pool's sessions run as role '" + database.server().username() + "'")
+                        .contains("coordinator's as role '" + role + "'")
+                        .contains("every member must connect as the same role to the same database");
+            }
+        } finally {
+            database.execute("DROP ROLE " + role);
+        }
+    }
+
     private HikariDataSource unstarted(int size) {
         HikariDataSource pool = new HikariDataSource();
         database.poolConfig(size, "fleet-pool-" + size).copyStateTo(pool);
