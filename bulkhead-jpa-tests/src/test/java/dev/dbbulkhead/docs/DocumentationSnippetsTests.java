@@ -35,6 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
  * ...) are declared once in {@code documentation-stand-ins}; a snippet that declares one of them itself replaces the
  * stand-in. A block that is visibly an excerpt is not compiled: one that elides code with {@code ...}, or one whose
  * fence is preceded by the line {@code <!-- excerpt -->}.
+ *
+ * <p>The figures of the README's and the how-tos' configuration examples fit the pool under them: the B of the
+ * workloads on the application's own pool add up to at most the pool size the example states, or Boot's default.
  */
 class DocumentationSnippetsTests {
 
@@ -43,6 +46,11 @@ class DocumentationSnippetsTests {
     private static final Pattern FENCE_OPEN = Pattern.compile("^(\\s*)```java\\s*$");
     private static final Pattern FENCE_CLOSE = Pattern.compile("^\\s*```\\s*$");
     private static final Pattern ELISION = Pattern.compile("(^|\\s)(\\.\\.\\.|…)(\\s|$)");
+    private static final Pattern YAML_FENCE_OPEN = Pattern.compile("^(\\s*)```ya?ml\\s*$");
+    /** HikariCP's default {@code maximumPoolSize}, which Spring Boot keeps. */
+    private static final int BOOT_DEFAULT_POOL_SIZE = 10;
+    private static final Pattern POOL_SIZE = Pattern.compile("maximum-pool-size:\\s*(\\d+)");
+    private static final Pattern MAX_CONCURRENT = Pattern.compile("(?<![\\w.-])max-concurrent:\\s*(\\d+)");
     private static final Pattern TYPE_DECLARATION =
             Pattern.compile("^(?:public\\s+|final\\s+|abstract\\s+)*(?:class|interface|record|enum)\\s+(\\w+)",
                     Pattern.MULTILINE);
@@ -78,6 +86,61 @@ class DocumentationSnippetsTests {
         assertThat(errors.get(0)).contains("line 2").contains("List");
     }
 
+    @Test
+    void theWorkloadsOfEveryConfigurationExampleFitThePoolItStatesOrBootsDefault() throws IOException {
+        List<Path> documents = new ArrayList<>();
+        documents.add(PROJECT.resolve("README.md"));
+        try (Stream<Path> howTos = Files.list(PROJECT.resolve("docs/how-to"))) {
+            howTos.filter(path -> path.toString().endsWith(".md")).sorted().forEach(documents::add);
+        }
+        List<String> overflows = new ArrayList<>();
+        for (Path document : documents) {
+            for (Snippet yaml : blocksOf(document, YAML_FENCE_OPEN)) {
+                String overflow = overflowOf(yaml);
+                if (overflow != null) {
+                    overflows.add(yaml.source() + " at line " + yaml.line() + ": " + overflow);
+                }
+            }
+        }
+
+        assertThat(overflows).isEmpty();
+    }
+
+    @Test
+    void aWorkloadLargerThanBootsDefaultPoolIsReported() {
+        Snippet yaml = new Snippet("example.md", 1,
+                "db:\n  bulkhead:\n    workloads:\n      orders:\n        max-concurrent: 16\n");
+
+        assertThat(overflowOf(yaml)).isEqualTo(
+                "the workloads on the pool add up to B = 16, more than its 10 connections (Boot's default)");
+    }
+
+    /**
+     * The sum of B of the example's workloads on the application's own pool — those that name no other DataSource
+     * or transaction manager — when it exceeds the pool; null when it fits.
+     */
+    private static String overflowOf(Snippet yaml) {
+        Matcher stated = POOL_SIZE.matcher(yaml.code());
+        boolean poolStated = stated.find();
+        int pool = poolStated ? Integer.parseInt(stated.group(1)) : BOOT_DEFAULT_POOL_SIZE;
+        int sum = 0;
+        for (String line : yaml.code().split("\n")) {
+            String setting = line.replaceAll("#.*", "");
+            if (setting.contains("data-source:") || setting.contains("transaction-manager:")) {
+                continue;
+            }
+            Matcher concurrent = MAX_CONCURRENT.matcher(setting);
+            if (concurrent.find()) {
+                sum += Integer.parseInt(concurrent.group(1));
+            }
+        }
+        if (sum <= pool) {
+            return null;
+        }
+        return "the workloads on the pool add up to B = " + sum + ", more than its " + pool + " connections"
+                + (poolStated ? "" : " (Boot's default)");
+    }
+
     private static List<Snippet> compiledSnippets() throws IOException {
         List<Path> documents = new ArrayList<>();
         documents.add(PROJECT.resolve("README.md"));
@@ -92,11 +155,22 @@ class DocumentationSnippetsTests {
     }
 
     private static List<Snippet> snippetsOf(Path document) throws IOException {
+        List<Snippet> snippets = new ArrayList<>();
+        for (Snippet block : blocksOf(document, FENCE_OPEN)) {
+            if (!block.excerpt() && !ELISION.matcher(block.code()).find()) {
+                snippets.add(block);
+            }
+        }
+        return snippets;
+    }
+
+    /** The fenced blocks the pattern opens, without the fence's indentation, each marked if it is an excerpt. */
+    private static List<Snippet> blocksOf(Path document, Pattern fence) throws IOException {
         String source = PROJECT.relativize(document).toString().replace('\\', '/');
         List<String> lines = Files.readAllLines(document, StandardCharsets.UTF_8);
-        List<Snippet> snippets = new ArrayList<>();
+        List<Snippet> blocks = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            Matcher open = FENCE_OPEN.matcher(lines.get(i));
+            Matcher open = fence.matcher(lines.get(i));
             if (!open.matches()) {
                 continue;
             }
@@ -109,13 +183,10 @@ class DocumentationSnippetsTests {
                 code.append(line.length() >= indent && line.substring(0, indent).isBlank()
                         ? line.substring(indent) : line.strip()).append('\n');
             }
-            boolean marked = precededByMarker(lines, i);
-            if (!marked && !ELISION.matcher(code).find()) {
-                snippets.add(new Snippet(source, first + 1, code.toString()));
-            }
+            blocks.add(new Snippet(source, first + 1, code.toString(), precededByMarker(lines, i)));
             i = j;
         }
-        return snippets;
+        return blocks;
     }
 
     private static boolean precededByMarker(List<String> lines, int fence) {
@@ -178,7 +249,11 @@ class DocumentationSnippetsTests {
                 .toList();
     }
 
-    private record Snippet(String source, int line, String code) {
+    private record Snippet(String source, int line, String code, boolean excerpt) {
+
+        Snippet(String source, int line, String code) {
+            this(source, line, code, false);
+        }
 
         /** A class name of the snippet's own, so that several snippets never share a source file name. */
         String className() {
