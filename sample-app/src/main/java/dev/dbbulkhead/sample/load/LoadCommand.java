@@ -122,7 +122,7 @@ public final class LoadCommand {
         List<Phase> phases = List.of(alone, flooded);
         print(phases, watcher.highest());
         printLegend(seconds);
-        printVerdict(phases, watcher.highest(), seconds);
+        printVerdict(phases, watcher.highest());
         printBusyMachineWarning(phases, lag);
     }
 
@@ -212,7 +212,22 @@ public final class LoadCommand {
     }
 
     /** Compares the run with the expected shape, so that a reader does not have to. */
-    private static void printVerdict(List<Phase> phases, int highestActive, int seconds) {
+    private static void printVerdict(List<Phase> phases, int highestActive) {
+        Stats alone = phases.get(0).stats("orders");
+        Stats flooded = phases.get(1).stats("orders");
+        List<String> departures = departuresFromExpected(phases, highestActive);
+        System.out.printf("%norders p99: %s alone, %s under the reports flood%n",
+                percentile(alone.succeeded, 99), percentile(flooded.succeeded, 99));
+        if (departures.isEmpty()) {
+            System.out.println("As expected: the reports flood was refused at its gate and orders kept its service.");
+        } else {
+            System.out.println("Not as expected:");
+            departures.forEach(departure -> System.out.println("  - " + departure));
+        }
+    }
+
+    /** Where the two phases ({@code orders} alone, then flooded) depart from what good looks like; empty if nowhere. */
+    static List<String> departuresFromExpected(List<Phase> phases, int highestActive) {
         Stats alone = phases.get(0).stats("orders");
         Stats flooded = phases.get(1).stats("orders");
         List<String> departures = new ArrayList<>();
@@ -233,14 +248,7 @@ public final class LoadCommand {
         if (highestActive > 8) {
             departures.add("more than 8 connections were active: work outside the gates shares the pool");
         }
-        System.out.printf("%norders p99: %s alone, %s under the reports flood%n",
-                percentile(alone.succeeded, 99), percentile(flooded.succeeded, 99));
-        if (departures.isEmpty()) {
-            System.out.println("As expected: the reports flood was refused at its gate and orders kept its service.");
-        } else {
-            System.out.println("Not as expected:");
-            departures.forEach(departure -> System.out.println("  - " + departure));
-        }
+        return departures;
     }
 
     /**
@@ -248,6 +256,18 @@ public final class LoadCommand {
      * time out in the gate's queue because nothing runs, not because the reports took their connections.
      */
     private static void printBusyMachineWarning(List<Phase> phases, SchedulingLag lag) {
+        List<String> signs = busyMachineSigns(phases, lag);
+        if (!signs.isEmpty()) {
+            System.out.printf("%nWARNING: this machine was too busy to judge the gates by this table:%n");
+            signs.forEach(sign -> System.out.println("  - " + sign));
+            System.out.println("  Latencies, timeouts and starved orders above then measure the wait for a CPU (of"
+                    + " the sample, its database or this client), not the gates. Run it again on a quieter machine,"
+                    + " or with lower rates (see --help).");
+        }
+    }
+
+    /** What says that the machine was too busy for the table to judge the gates; empty on a machine that was not. */
+    static List<String> busyMachineSigns(List<Phase> phases, SchedulingLag lag) {
         List<String> signs = new ArrayList<>();
         if (lag.p99Millis() > BUSY_CLIENT_LAG.toMillis()) {
             signs.add(String.format(Locale.ROOT, "this client's threads woke up to %.0f ms late (p99 %.0f ms;"
@@ -267,13 +287,7 @@ public final class LoadCommand {
                         + " CPUs", phase.name, phase.serverLoad[0], phase.serverLoad[1]));
             }
         }
-        if (!signs.isEmpty()) {
-            System.out.printf("%nWARNING: this machine was too busy to judge the gates by this table:%n");
-            signs.forEach(sign -> System.out.println("  - " + sign));
-            System.out.println("  Latencies, timeouts and starved orders above then measure the wait for a CPU (of"
-                    + " the sample, its database or this client), not the gates. Run it again on a quieter machine,"
-                    + " or with lower rates (see --help).");
-        }
+        return signs;
     }
 
     /** The sample's 1-minute load average and CPU count from its actuator; null when they cannot be read. */
@@ -470,12 +484,12 @@ public final class LoadCommand {
     }
 
     /** What one phase saw, per workload. */
-    private static final class Phase {
+    static final class Phase {
 
-        private final String name;
-        private final Map<String, Stats> byWorkload = new ConcurrentHashMap<>();
+        final String name;
+        final Map<String, Stats> byWorkload = new ConcurrentHashMap<>();
         /** The sample's load average and CPU count at the end of the phase, or null. */
-        private volatile double[] serverLoad;
+        volatile double[] serverLoad;
 
         Phase(String name) {
             this.name = name;
@@ -487,12 +501,12 @@ public final class LoadCommand {
     }
 
     /** Counts and latencies (microseconds) of one workload in one phase. */
-    private static final class Stats {
+    static final class Stats {
 
-        private final LongAdder offered = new LongAdder();
-        private final LongAdder offeredLate = new LongAdder();
-        private final ConcurrentLinkedQueue<Long> succeeded = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Long> rejectedLatency = new ConcurrentLinkedQueue<>();
+        final LongAdder offered = new LongAdder();
+        final LongAdder offeredLate = new LongAdder();
+        final ConcurrentLinkedQueue<Long> succeeded = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Long> rejectedLatency = new ConcurrentLinkedQueue<>();
         private final Map<String, LongAdder> rejectedByReason = new ConcurrentHashMap<>();
 
         LongAdder rejected(String reason) {
@@ -520,7 +534,7 @@ public final class LoadCommand {
      * by how much more it slept. On an idle machine that is about a millisecond; when every CPU is taken it is the
      * wait for one, which every request and every latency of the table waited too.
      */
-    private static final class SchedulingLag implements Runnable {
+    static final class SchedulingLag implements Runnable {
 
         private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(5);
 
@@ -539,8 +553,13 @@ public final class LoadCommand {
             while (running) {
                 long before = System.nanoTime();
                 LockSupport.parkNanos(PERIOD);
-                lateMicros.add(Math.max(0, System.nanoTime() - before - PERIOD) / 1_000);
+                record(Math.max(0, System.nanoTime() - before - PERIOD) / 1_000);
             }
+        }
+
+        /** One wake-up, {@code micros} later than asked. */
+        void record(long micros) {
+            lateMicros.add(micros);
         }
 
         void stop() {
