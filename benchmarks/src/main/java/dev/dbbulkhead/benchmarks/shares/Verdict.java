@@ -3,7 +3,7 @@ package dev.dbbulkhead.benchmarks.shares;
 /**
  * One target of the section and what the run made of it.
  *
- * @param target   the target, as section 8 of docs/benchmarks.md states it
+ * @param target   the target, as docs/benchmarks/8-tenants-criticality-lending.md states it
  * @param measured what was measured, in words and numbers
  * @param state    met, not met, or not run (and why, in {@code measured})
  */

@@ -36,6 +36,10 @@ import java.util.regex.Pattern;
  * its seconds, then waits at most 15 s for answers; a five-second warm-up at a quarter of the orders rate comes
  * first and is not reported.
  *
+ * <p>After the table it prints a legend, what the table should look like, and whether it did; and a warning when
+ * the machine was too busy for the figures to say anything about the gates: when this client's own threads woke
+ * late, could not offer the load on time, or the sample's machine had more runnable work than CPUs.
+ *
  * <p>On Java 21 or newer every request runs on a virtual thread of its own; on Java 17 on a platform thread of its
  * own (a thread per request in flight, as many as the rates and the 10 s request timeout allow). Virtual threads
  * are reached by reflection, so that the file compiles and runs on Java 17 too.
@@ -45,6 +49,10 @@ public final class LoadCommand {
     private static final Pattern REASON = Pattern.compile("\"reason\"\\s*:\\s*\"(\\w+)\"");
     private static final Pattern GAUGE_VALUE = Pattern.compile("\"statistic\"\\s*:\\s*\"VALUE\"\\s*,\\s*\"value\"\\s*:\\s*([0-9.]+)");
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(15);
+    /** An offer sent later than this after its planned time was not offered at the rate asked for. */
+    private static final Duration LATE_OFFER = Duration.ofMillis(50);
+    /** Beyond this p99 of the client's own wake-up lag, its latencies measure the machine more than the sample. */
+    private static final Duration BUSY_CLIENT_LAG = Duration.ofMillis(20);
     private static final List<String> GATE_REASONS = List.of("ADMISSION_FULL", "QUEUE_TIMEOUT", "INTERRUPTED");
     private static final String USAGE = "usage: java sample-app/src/main/java/dev/dbbulkhead/sample/load/LoadCommand.java"
             + " [baseUrl] [secondsPerPhase] [ordersPerSecond] [reportsPerSecond]%n"
@@ -100,12 +108,22 @@ public final class LoadCommand {
         load.run("warm-up", 5, Map.of("orders", Math.max(1, ordersPerSecond / 4), "reports", 2));
         PoolWatcher watcher = load.new PoolWatcher();
         Thread watching = Threads.start(watcher);
+        SchedulingLag lag = new SchedulingLag();
+        Thread lagProbe = lag.start();
         Phase alone = load.run("orders alone", seconds, Map.of("orders", ordersPerSecond));
+        alone.serverLoad = load.serverLoad();
         Phase flooded = load.run("orders + reports flood", seconds,
                 Map.of("orders", ordersPerSecond, "reports", reportsPerSecond));
+        flooded.serverLoad = load.serverLoad();
         watcher.stop();
+        lag.stop();
         watching.join();
-        print(List.of(alone, flooded), watcher.highest());
+        lagProbe.join();
+        List<Phase> phases = List.of(alone, flooded);
+        print(phases, watcher.highest());
+        printLegend(seconds);
+        printVerdict(phases, watcher.highest());
+        printBusyMachineWarning(phases, lag);
     }
 
     /** Offers each workload its rate for {@code seconds}, open loop: a slow answer does not slow the offer. */
@@ -120,7 +138,11 @@ public final class LoadCommand {
                 long start = System.nanoTime();
                 long total = (long) rate * seconds;
                 for (long i = 0; i < total; i++) {
-                    LockSupport.parkNanos(start + i * interval - System.nanoTime());
+                    long planned = start + i * interval;
+                    LockSupport.parkNanos(planned - System.nanoTime());
+                    if (System.nanoTime() - planned > LATE_OFFER.toNanos()) {
+                        stats.offeredLate.increment();
+                    }
                     stats.offered.increment();
                     requests.submit(() -> call(workload, stats));
                 }
@@ -168,6 +190,133 @@ public final class LoadCommand {
         }
     }
 
+    /** What each column means, for a reader who has not read the sample's code. */
+    private static void printLegend(int seconds) {
+        System.out.printf("%nLegend (one line per phase and workload; latencies as this client measured them):%n"
+                + "  offered    requests sent, open loop: at the rate asked for, whether earlier ones were answered%n"
+                + "  committed  answered 2xx: the operation ran and committed%n"
+                + "  full       answered 503 ADMISSION_FULL: all B running and Q queued places were taken%n"
+                + "  timeout    answered 503 QUEUE_TIMEOUT: queued, no place within the queue wait (orders: 50 ms)%n"
+                + "  other      anything else, listed above the legend: 503 DEADLINE_EXCEEDED (an order's 1 s deadline"
+                + " ran out), another status, a client timeout, a refused connection%n"
+                + "  ok p50/p99   latency of the committed requests%n"
+                + "  rej p50/p99  latency of the 503 answers%n"
+                + "%nWhat good looks like (the sample: a pool of 8; orders B = 6, Q = 12, 50 ms queue wait; reports"
+                + " B = 2, no queue, 200 ms each):%n"
+                + "  - orders alone: committed = offered, no full, timeout or other, ok p99 far below its 1 s deadline;%n"
+                + "  - under the reports flood: orders the same, its ok p99 near the first phase's: reports can hold"
+                + " only 2 connections;%n"
+                + "  - reports: about 10 committed a second (2 places, 200 ms each), about %d in the phase; the rest"
+                + " refused full, in about a millisecond (rej p99 far below ok p50);%n"
+                + "  - highest active connections at most 8, the pool.%n", 10 * seconds);
+    }
+
+    /** Compares the run with the expected shape, so that a reader does not have to. */
+    private static void printVerdict(List<Phase> phases, int highestActive) {
+        Stats alone = phases.get(0).stats("orders");
+        Stats flooded = phases.get(1).stats("orders");
+        List<String> departures = departuresFromExpected(phases, highestActive);
+        System.out.printf("%norders p99: %s alone, %s under the reports flood%n",
+                percentile(alone.succeeded, 99), percentile(flooded.succeeded, 99));
+        if (departures.isEmpty()) {
+            System.out.println("As expected: the reports flood was refused at its gate and orders kept its service.");
+        } else {
+            System.out.println("Not as expected:");
+            departures.forEach(departure -> System.out.println("  - " + departure));
+        }
+    }
+
+    /** Where the two phases ({@code orders} alone, then flooded) depart from what good looks like; empty if nowhere. */
+    static List<String> departuresFromExpected(List<Phase> phases, int highestActive) {
+        Stats alone = phases.get(0).stats("orders");
+        Stats flooded = phases.get(1).stats("orders");
+        List<String> departures = new ArrayList<>();
+        for (Phase phase : phases) {
+            Stats orders = phase.stats("orders");
+            long lost = orders.offered.sum() - orders.succeeded.size();
+            if (lost > orders.offered.sum() / 100) {
+                departures.add(String.format(Locale.ROOT, "%s: %d of %d orders were not committed", phase.name,
+                        lost, orders.offered.sum()));
+            }
+        }
+        double p99Alone = percentileMillis(alone.succeeded, 99);
+        double p99Flooded = percentileMillis(flooded.succeeded, 99);
+        if (p99Flooded > 2 * Math.max(p99Alone, 5.0)) {
+            departures.add(String.format(Locale.ROOT, "orders p99 grew from %.1f ms alone to %.1f ms under the flood",
+                    p99Alone, p99Flooded));
+        }
+        if (highestActive > 8) {
+            departures.add("more than 8 connections were active: work outside the gates shares the pool");
+        }
+        return departures;
+    }
+
+    /**
+     * On a machine whose CPUs are taken, the sample's threads, its database and this client queue for them: orders
+     * time out in the gate's queue because nothing runs, not because the reports took their connections.
+     */
+    private static void printBusyMachineWarning(List<Phase> phases, SchedulingLag lag) {
+        List<String> signs = busyMachineSigns(phases, lag);
+        if (!signs.isEmpty()) {
+            System.out.printf("%nWARNING: this machine was too busy to judge the gates by this table:%n");
+            signs.forEach(sign -> System.out.println("  - " + sign));
+            System.out.println("  Latencies, timeouts and starved orders above then measure the wait for a CPU (of"
+                    + " the sample, its database or this client), not the gates. Run it again on a quieter machine,"
+                    + " or with lower rates (see --help).");
+        }
+    }
+
+    /** What says that the machine was too busy for the table to judge the gates; empty on a machine that was not. */
+    static List<String> busyMachineSigns(List<Phase> phases, SchedulingLag lag) {
+        List<String> signs = new ArrayList<>();
+        if (lag.p99Millis() > BUSY_CLIENT_LAG.toMillis()) {
+            signs.add(String.format(Locale.ROOT, "this client's threads woke up to %.0f ms late (p99 %.0f ms;"
+                    + " on an idle machine about 1 ms)", lag.maxMillis(), lag.p99Millis()));
+        }
+        for (Phase phase : phases) {
+            phase.byWorkload.forEach((workload, stats) -> {
+                long late = stats.offeredLate.sum();
+                if (late > stats.offered.sum() / 100) {
+                    signs.add(String.format(Locale.ROOT, "%s / %s: %d of %d requests went out more than %d ms"
+                            + " after their time: the load asked for was not offered", phase.name, workload, late,
+                            stats.offered.sum(), LATE_OFFER.toMillis()));
+                }
+            });
+            if (phase.serverLoad != null && phase.serverLoad[0] > phase.serverLoad[1]) {
+                signs.add(String.format(Locale.ROOT, "%s: the sample's machine had a load average of %.1f on %.0f"
+                        + " CPUs", phase.name, phase.serverLoad[0], phase.serverLoad[1]));
+            }
+        }
+        return signs;
+    }
+
+    /** The sample's 1-minute load average and CPU count from its actuator; null when they cannot be read. */
+    private double[] serverLoad() {
+        double load = gauge("system.load.average.1m");
+        double cpus = gauge("system.cpu.count");
+        return Double.isNaN(load) || Double.isNaN(cpus) || load < 0 ? null : new double[] {load, cpus};
+    }
+
+    private double gauge(String meter) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                    URI.create(baseUrl + "/actuator/metrics/" + meter)).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            Matcher value = GAUGE_VALUE.matcher(response.body());
+            return response.statusCode() == 200 && value.find() ? Double.parseDouble(value.group(1)) : Double.NaN;
+        } catch (Exception unavailable) {
+            return Double.NaN;
+        }
+    }
+
+    private static double percentileMillis(ConcurrentLinkedQueue<Long> micros, int percentile) {
+        long[] sorted = micros.stream().mapToLong(Long::longValue).sorted().toArray();
+        if (sorted.length == 0) {
+            return 0;
+        }
+        return sorted[Math.min(sorted.length - 1, (int) Math.ceil(percentile / 100.0 * sorted.length) - 1)] / 1000.0;
+    }
+
     private static void print(List<Phase> phases, int highestActive) {
         String header = String.format(Locale.ROOT, "%-24s %-8s %8s %9s %10s %10s %7s %9s %9s %9s %9s",
                 "phase", "workload", "offered", "committed", "full", "timeout", "other",
@@ -187,9 +336,6 @@ public final class LoadCommand {
                     System.out.printf("other outcome, %s / %s: %d x %s%n", phase.name, workload, count, outcome)));
         }
         System.out.printf("%nhighest active connections seen: %d%n", highestActive);
-        System.out.printf("orders p99: %s alone, %s under the reports flood%n",
-                percentile(phases.get(0).stats("orders").succeeded, 99),
-                percentile(phases.get(1).stats("orders").succeeded, 99));
     }
 
     private static String percentile(ConcurrentLinkedQueue<Long> micros, int percentile) {
@@ -338,10 +484,12 @@ public final class LoadCommand {
     }
 
     /** What one phase saw, per workload. */
-    private static final class Phase {
+    static final class Phase {
 
-        private final String name;
-        private final Map<String, Stats> byWorkload = new ConcurrentHashMap<>();
+        final String name;
+        final Map<String, Stats> byWorkload = new ConcurrentHashMap<>();
+        /** The sample's load average and CPU count at the end of the phase, or null. */
+        volatile double[] serverLoad;
 
         Phase(String name) {
             this.name = name;
@@ -353,11 +501,12 @@ public final class LoadCommand {
     }
 
     /** Counts and latencies (microseconds) of one workload in one phase. */
-    private static final class Stats {
+    static final class Stats {
 
-        private final LongAdder offered = new LongAdder();
-        private final ConcurrentLinkedQueue<Long> succeeded = new ConcurrentLinkedQueue<>();
-        private final ConcurrentLinkedQueue<Long> rejectedLatency = new ConcurrentLinkedQueue<>();
+        final LongAdder offered = new LongAdder();
+        final LongAdder offeredLate = new LongAdder();
+        final ConcurrentLinkedQueue<Long> succeeded = new ConcurrentLinkedQueue<>();
+        final ConcurrentLinkedQueue<Long> rejectedLatency = new ConcurrentLinkedQueue<>();
         private final Map<String, LongAdder> rejectedByReason = new ConcurrentHashMap<>();
 
         LongAdder rejected(String reason) {
@@ -377,6 +526,52 @@ public final class LoadCommand {
                 }
             });
             return others;
+        }
+    }
+
+    /**
+     * How late this client's own threads wake up: a platform thread asks to sleep 5 ms, again and again, and records
+     * by how much more it slept. On an idle machine that is about a millisecond; when every CPU is taken it is the
+     * wait for one, which every request and every latency of the table waited too.
+     */
+    static final class SchedulingLag implements Runnable {
+
+        private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(5);
+
+        private final ConcurrentLinkedQueue<Long> lateMicros = new ConcurrentLinkedQueue<>();
+        private volatile boolean running = true;
+
+        Thread start() {
+            Thread probe = new Thread(this, "scheduling-lag");
+            probe.setDaemon(true);
+            probe.start();
+            return probe;
+        }
+
+        @Override
+        public void run() {
+            while (running) {
+                long before = System.nanoTime();
+                LockSupport.parkNanos(PERIOD);
+                record(Math.max(0, System.nanoTime() - before - PERIOD) / 1_000);
+            }
+        }
+
+        /** One wake-up, {@code micros} later than asked. */
+        void record(long micros) {
+            lateMicros.add(micros);
+        }
+
+        void stop() {
+            running = false;
+        }
+
+        double p99Millis() {
+            return percentileMillis(lateMicros, 99);
+        }
+
+        double maxMillis() {
+            return percentileMillis(lateMicros, 100);
         }
     }
 

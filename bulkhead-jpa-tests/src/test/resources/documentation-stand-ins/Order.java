@@ -1,0 +1,6 @@
+/** Stands for the application's own entity, as the README says. */
+class Order {
+
+    Order(long productId, int quantity) {
+    }
+}

@@ -1,0 +1,3 @@
+/** Stands for the application's own request body. */
+record OrderRequest(long productId, int quantity) {
+}
