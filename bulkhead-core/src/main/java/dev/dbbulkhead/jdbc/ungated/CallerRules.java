@@ -48,12 +48,14 @@ public final class CallerRules {
     /**
      * Infrastructure that runs outside the gates by design: schema initialisation (Spring's script runner and
      * Spring Boot's SQL initialisation), migrations (Flyway, Liquibase), Spring Boot's DataSource health indicator,
-     * and Hibernate's bootstrap (reading the database's metadata) and schema tooling.
+     * Hibernate's bootstrap (reading the database's metadata) and schema tooling, and the transaction the Spring
+     * TestContext Framework begins around a {@code @Transactional} test.
      */
     private static final List<String> INFRASTRUCTURE = List.of("org.springframework.jdbc.datasource.init",
             "org.springframework.boot.sql.init", "org.springframework.boot.jdbc.init",
             "org.springframework.boot.jdbc.health", "org.flywaydb", "liquibase",
-            "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema");
+            "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema",
+            "org.springframework.test.context.transaction");
 
     /** A Java package or class name, nested classes written with {@code $}. */
     private static final Pattern NAME = Pattern.compile(

@@ -159,7 +159,8 @@ class CallerRulesTests {
             "org.springframework.boot.jdbc.health.DataSourceHealthIndicator",
             "org.flywaydb.core.internal.jdbc.JdbcConnectionFactory", "liquibase.database.jvm.JdbcConnection",
             "org.hibernate.engine.jdbc.env.internal.JdbcEnvironmentInitiator",
-            "org.hibernate.tool.schema.internal.SchemaCreatorImpl"})
+            "org.hibernate.tool.schema.internal.SchemaCreatorImpl",
+            "org.springframework.test.context.transaction.TransactionalTestExecutionListener"})
     void infrastructureIsRecognisedWhereverItIsOnTheStack(String infrastructure) {
         CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
                 "org.springframework.jdbc.core.JdbcTemplate", "com.example.db.migration.V2__Backfill",
