@@ -253,6 +253,9 @@ public class BulkheadProperties {
         /** Distinct call sites kept per pool; the borrows of further ones are counted together. 1 to 10000. */
         private int maxCallSites = DetectionSettings.DEFAULT_CALL_SITES;
 
+        /** The application's own packages, besides the package of its @SpringBootApplication class: a borrow's call site is its nearest frame in one of them. Package names, such as com.example.shop. */
+        private List<String> applicationPackages = new ArrayList<>();
+
         public UngatedMode getMode() {
             return mode;
         }
@@ -275,6 +278,14 @@ public class BulkheadProperties {
 
         public void setMaxCallSites(int maxCallSites) {
             this.maxCallSites = maxCallSites;
+        }
+
+        public List<String> getApplicationPackages() {
+            return applicationPackages;
+        }
+
+        public void setApplicationPackages(List<String> applicationPackages) {
+            this.applicationPackages = applicationPackages;
         }
     }
 

@@ -9,11 +9,16 @@ import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPoolPostProcessor;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import java.util.ArrayList;
 import java.util.List;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -22,12 +27,16 @@ import org.springframework.context.annotation.Role;
 /**
  * Watches the pools the gates admit to for connections borrowed outside every gate
  * ({@code db.bulkhead.ungated.*}): counted, each call site logged once, summed up when the application is ready,
- * and refused in {@code fail} mode. Only where there are gates: with {@code db.bulkhead.enabled=false} every
- * connection would be ungated.
+ * and refused in {@code fail} mode. A borrow's call site is its nearest frame in the application's packages: the
+ * package of the {@code @SpringBootApplication} class (Spring Boot's auto-configuration packages) and
+ * {@code db.bulkhead.ungated.application-packages}. Only where there are gates: with
+ * {@code db.bulkhead.enabled=false} every connection would be ungated.
  */
 @AutoConfiguration(after = BulkheadAutoConfiguration.class)
 @ConditionalOnBean(BulkheadRegistry.class)
 public final class UngatedWorkAutoConfiguration {
+
+    private static final Log logger = LogFactory.getLog(UngatedWorkAutoConfiguration.class);
 
     private static final String PREFIX = BulkheadProperties.PREFIX + ".ungated.";
 
@@ -40,11 +49,23 @@ public final class UngatedWorkAutoConfiguration {
             + " meant to run outside the gates, list its class or package in " + PREFIX + "allowed-callers, or run"
             + " it in UngatedWork.allow(...).";
 
+    /** What a report whose call site is a guess asks of the application. */
+    static final String PACKAGES_ADVICE = "List the application's packages in " + PREFIX + "application-packages so"
+            + " that its own frame is named.";
+
     @Bean
     @ConditionalOnMissingBean
-    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties) {
+    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties, BeanFactory beanFactory) {
         BulkheadProperties.Ungated ungated = properties.getUngated();
-        CallerRules rules = CallerRules.defaults().recognising(OWN_CALLERS);
+        CallerRules rules = CallerRules.defaults().recognising(OWN_CALLERS)
+                .withApplicationPackages(usableAutoConfigurationPackages(beanFactory));
+        List<String> packages = ungated.getApplicationPackages();
+        for (int i = 0; i < packages.size(); i++) {
+            String name = packages.get(i);
+            CallerRules sofar = rules;
+            rules = ResolvedSettings.requireValid(PREFIX + "application-packages[" + i + "]", name,
+                    value -> sofar.withApplicationPackages(List.of(value)));
+        }
         List<String> allowed = ungated.getAllowedCallers();
         for (int i = 0; i < allowed.size(); i++) {
             String caller = allowed.get(i);
@@ -55,9 +76,34 @@ public final class UngatedWorkAutoConfiguration {
         CallerRules all = rules;
         DetectionSettings settings = ResolvedSettings.requireValid(PREFIX + "max-call-sites",
                 ungated.getMaxCallSites(), cap -> new DetectionSettings(all,
-                        ungated.getMode() == BulkheadProperties.UngatedMode.FAIL, cap, ADVICE));
+                        ungated.getMode() == BulkheadProperties.UngatedMode.FAIL, cap, ADVICE,
+                        PACKAGES_ADVICE));
         return new WatchedPools(settings, ungated.getMode() != BulkheadProperties.UngatedMode.OFF,
                 new UngatedConnectionLog());
+    }
+
+    /**
+     * The packages of the {@code @SpringBootApplication} class and of {@code @AutoConfigurationPackage}: none in a
+     * context without them, as in a test that lists its configuration. One that cannot be the application's own (the
+     * default package, or one holding a library, such as {@code org}) is left out and said so, as start-up cannot
+     * fail for where the application class lies.
+     */
+    private static List<String> usableAutoConfigurationPackages(BeanFactory beanFactory) {
+        if (!AutoConfigurationPackages.has(beanFactory)) {
+            return List.of();
+        }
+        List<String> usable = new ArrayList<>();
+        for (String name : AutoConfigurationPackages.get(beanFactory)) {
+            try {
+                CallerRules.defaults().withApplicationPackages(List.of(name));
+                usable.add(name);
+            } catch (IllegalArgumentException unusable) {
+                logger.warn("The application's package '" + name + "' does not tell its frames from a library's, so"
+                        + " call sites of ungated work are found without it: " + unusable.getMessage() + ". "
+                        + PACKAGES_ADVICE);
+            }
+        }
+        return usable;
     }
 
     /** Static, as a post-processor must be: it is created before the DataSource beans it watches. */

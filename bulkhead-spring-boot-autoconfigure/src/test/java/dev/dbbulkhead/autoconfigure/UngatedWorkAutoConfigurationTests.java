@@ -22,7 +22,9 @@ import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.jdbc.DataSourceUnwrapper;
@@ -43,11 +45,16 @@ import org.springframework.transaction.PlatformTransactionManager;
 @ExtendWith(OutputCaptureExtension.class)
 class UngatedWorkAutoConfigurationTests {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+    /** An application without application packages: no @SpringBootApplication class, none listed. */
+    private final ApplicationContextRunner withoutPackages = new ApplicationContextRunner()
             .with(SharedDatabase::onBootJdbc)
             .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
                     JdbcTemplateAutoConfiguration.class))
             .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2");
+
+    /** An application in this test's package, as its @SpringBootApplication class would place it. */
+    private final ApplicationContextRunner runner = withoutPackages
+            .withPropertyValues("db.bulkhead.ungated.application-packages=" + getClass().getPackageName());
 
     /** A query outside every gate, from one place: the call site the reports must name. */
     private static int ungatedQuery(AssertableApplicationContext context) {
@@ -255,6 +262,66 @@ class UngatedWorkAutoConfigurationTests {
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
                         .contains("Invalid value 'com.example.*' for property 'db.bulkhead.ungated.allowed-callers[1]'",
                                 "no package or class name"));
+    }
+
+    @Test
+    void thePackageOfTheSpringBootApplicationClassIsTheApplicationsAndItsFrameIsNamed(CapturedOutput output) {
+        withoutPackages.withInitializer(context -> AutoConfigurationPackages.register(
+                        (BeanDefinitionRegistry) context.getBeanFactory(), getClass().getPackageName()))
+                .run(context -> {
+                    ungatedQuery(context);
+
+                    assertThat(pools(context).settings().rules().applicationPackages())
+                            .containsExactly(getClass().getPackageName());
+                    assertThat(pools(context).detectors().get(0).report().callSites()).singleElement()
+                            .satisfies(count -> {
+                                assertThat(count.site().toString()).startsWith(getClass().getName() + ".ungatedQuery(");
+                                assertThat(count.site().application()).isTrue();
+                            });
+                });
+        assertThat(output).doesNotContain("guess");
+    }
+
+    @Test
+    void withoutAnApplicationPackageTheReportSaysItsSiteIsAGuessAndNeverAdvisesAllowingAFrameworkFrame(
+            CapturedOutput output) {
+        withoutPackages.withConfiguration(AutoConfigurations.of(BulkheadEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads").run(context -> {
+                    ungatedQuery(context);
+
+                    var site = context.getBean(BulkheadsEndpoint.class).bulkheads().ungated().pools().get("dataSource")
+                            .callSites().get(0);
+                    assertThat(site.site()).as("this test's package holds the library's own: never named")
+                            .startsWith("org.springframework.jdbc.");
+                    assertThat(site.guess()).isTrue();
+                });
+        assertThat(output).contains("outside every gate by org.springframework.jdbc.", "is a guess",
+                        "Do not allow it", "db.bulkhead.ungated.application-packages")
+                .doesNotContain("list its class or package in db.bulkhead.ungated.allowed-callers");
+    }
+
+    @Test
+    void anApplicationPackageThatIsNoPackageOrHoldsALibraryFailsStartUpNamingThePropertyAndTheValue() {
+        runner.withPropertyValues("db.bulkhead.ungated.application-packages=com.example.shop,org.springframework")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("Invalid value 'org.springframework' for property"
+                                + " 'db.bulkhead.ungated.application-packages[1]'", "holds the library"));
+        runner.withPropertyValues("db.bulkhead.ungated.application-packages=com.example.*")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("Invalid value 'com.example.*' for property"
+                                + " 'db.bulkhead.ungated.application-packages[0]'", "no package name"));
+    }
+
+    @Test
+    void anApplicationClassInAPackageThatHoldsALibraryIsSaidSoAndItsPackageLeftOut(CapturedOutput output) {
+        withoutPackages.withInitializer(context -> AutoConfigurationPackages.register(
+                        (BeanDefinitionRegistry) context.getBeanFactory(), "org"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(pools(context).settings().rules().applicationPackages()).isEmpty();
+                });
+        assertThat(output).contains("The application's package 'org' does not tell its frames from a library's",
+                "db.bulkhead.ungated.application-packages");
     }
 
     @Test

@@ -4,15 +4,15 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The frame that borrowed a connection outside every gate: the first frame of the application's own code, below
- * the pool, the driver, the frameworks and their proxies ({@link CallerRules}); or, when none is within reach, the
- * nearest frame below the pool.
+ * The frame that borrowed a connection outside every gate: the nearest frame of the application's own packages
+ * ({@link CallerRules#withApplicationPackages}); or, when none is within reach, a guess: the nearest frame of no
+ * known library, else the nearest frame below the pool outside the JDK and the test runners.
  *
  * @param className   the class, as the stack names it
  * @param methodName  the method
  * @param fileName    its source file; null when the class carries none
  * @param lineNumber  its line; negative when unknown
- * @param application whether it is the application's own frame rather than the nearest one found
+ * @param application whether it lies in the application's packages; false when it is a guess
  */
 public record CallSite(String className, String methodName, @Nullable String fileName, int lineNumber,
                        boolean application) {

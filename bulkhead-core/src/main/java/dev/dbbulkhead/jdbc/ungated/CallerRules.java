@@ -10,11 +10,13 @@ import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How the stack of a borrow outside every gate is read: which frames are libraries, passed over on the way to the
- * application's frame, and which callers are recognised infrastructure, which runs outside the gates by design and
- * is not reported. A name matches a rule when it is the named class (or one nested in it), or lies in the named
- * package or below it: {@code org.flywaydb} matches {@code org.flywaydb.core.Flyway}, not {@code org.flywaydbx.A}.
- * Immutable.
+ * How the stack of a borrow outside every gate is read: which packages are the application's, whose nearest frame
+ * is the call site; which frames are libraries, passed over when no frame of the application is on the stack; and
+ * which callers are recognised infrastructure, which runs outside the gates by design and is not reported. A name
+ * matches a rule when it is the named class (or one nested in it), or lies in the named package or below it:
+ * {@code org.flywaydb} matches {@code org.flywaydb.core.Flyway}, not {@code org.flywaydbx.A}. The application's
+ * packages come before the libraries, so that an application in {@code org.springframework.samples.petclinic} is
+ * named although {@code org.springframework} is a library. Immutable.
  */
 public final class CallerRules {
 
@@ -22,27 +24,38 @@ public final class CallerRules {
     public static final int MAX_FRAMES = 256;
 
     /**
-     * The JDK, pools, drivers, servlet containers, data-access frameworks, byte-code libraries, and the test
-     * libraries that call a test's code (so that in a test suite the call site is the test's own frame): never the
-     * application's own frame.
+     * The JDK (reflection included) and the test runners that call a test's code: never a call site, not even inside
+     * the application's packages, nor as the last resort.
      */
-    private static final List<String> LIBRARIES = List.of("java", "javax", "jdk", "sun", "com.sun", "jakarta",
-            "com.zaxxer.hikari", "org.apache.commons.dbcp2", "org.apache.tomcat", "org.apache.catalina",
-            "org.apache.coyote", "org.eclipse.jetty", "io.undertow", "io.netty", "reactor",
+    private static final List<String> RUNTIME = List.of("java", "javax", "jdk", "sun", "com.sun", "org.junit",
+            "org.apache.maven.surefire", "org.gradle", "worker.org.gradle", "com.intellij.rt",
+            "org.eclipse.jdt.internal.junit", "org.testng");
+
+    /**
+     * Pools, drivers, servlet containers, web and data-access frameworks, byte-code libraries, assertion libraries
+     * and this library: never taken for the application's frame unless they lie in the application's packages.
+     */
+    private static final List<String> LIBRARIES = List.of("jakarta", "com.zaxxer.hikari",
+            "org.apache.commons.dbcp2", "org.apache.tomcat", "org.apache.catalina", "org.apache.coyote",
+            "org.eclipse.jetty", "io.undertow", "io.netty", "reactor",
             "org.postgresql", "com.mysql", "org.mariadb", "oracle.jdbc", "com.microsoft.sqlserver", "org.h2",
             "org.hsqldb", "org.apache.derby", "net.ttddyy", "com.p6spy",
             "org.springframework", "org.hibernate", "org.jooq", "org.apache.ibatis", "org.mybatis", "org.aspectj",
-            "io.micrometer", "net.bytebuddy", "kotlin", "kotlinx", "org.junit", "org.assertj");
+            "io.micrometer", "net.bytebuddy", "kotlin", "kotlinx", "org.assertj", "org.thymeleaf", "org.attoparser",
+            "com.fasterxml.jackson", "tools.jackson", "org.slf4j", "ch.qos.logback", "org.apache.logging",
+            "org.mockito", "dev.dbbulkhead");
 
     /**
      * Infrastructure that runs outside the gates by design: schema initialisation (Spring's script runner and
      * Spring Boot's SQL initialisation), migrations (Flyway, Liquibase), Spring Boot's DataSource health indicator,
-     * and Hibernate's bootstrap (reading the database's metadata) and schema tooling.
+     * Hibernate's bootstrap (reading the database's metadata) and schema tooling, and the transaction the Spring
+     * TestContext Framework begins around a {@code @Transactional} test.
      */
     private static final List<String> INFRASTRUCTURE = List.of("org.springframework.jdbc.datasource.init",
             "org.springframework.boot.sql.init", "org.springframework.boot.jdbc.init",
             "org.springframework.boot.jdbc.health", "org.flywaydb", "liquibase",
-            "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema");
+            "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema",
+            "org.springframework.test.context.transaction");
 
     /** A Java package or class name, nested classes written with {@code $}. */
     private static final Pattern NAME = Pattern.compile(
@@ -56,15 +69,17 @@ public final class CallerRules {
     /** The call site of a stack with no frame outside the detector within reach. */
     private static final CallSite UNKNOWN = new CallSite("unknown", "unknown", null, -1, false);
 
-    private static final CallerRules DEFAULTS = new CallerRules(INFRASTRUCTURE);
+    private static final CallerRules DEFAULTS = new CallerRules(INFRASTRUCTURE, List.of());
 
     private final List<String> recognised;
+    private final List<String> applicationPackages;
 
-    private CallerRules(List<String> recognised) {
+    private CallerRules(List<String> recognised, List<String> applicationPackages) {
         this.recognised = List.copyOf(recognised);
+        this.applicationPackages = List.copyOf(applicationPackages);
     }
 
-    /** The libraries and the recognised infrastructure above. */
+    /** The libraries and the recognised infrastructure above; no application package. */
     public static CallerRules defaults() {
         return DEFAULTS;
     }
@@ -86,7 +101,53 @@ public final class CallerRules {
                 all.add(caller);
             }
         }
-        return new CallerRules(all);
+        return new CallerRules(all, applicationPackages);
+    }
+
+    /**
+     * These rules, with {@code packages} read as the application's own: the nearest frame of a class in one of them
+     * (or below it) is a borrow's call site, even when a library's package holds it.
+     *
+     * @param packages package names, such as {@code com.example.shop} or {@code org.springframework.samples.petclinic}
+     * @throws IllegalArgumentException naming the first entry that is no package name, or one that holds a library
+     *                                  or the JDK ({@code org.springframework}, {@code org}, {@code java}), whose frames
+     *                                  would all be taken for the application's
+     */
+    public CallerRules withApplicationPackages(Collection<String> packages) {
+        List<String> all = new ArrayList<>(applicationPackages);
+        for (String name : packages) {
+            if (name == null || !NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("'" + name + "' is no package name: each entry names a package of"
+                        + " the application (com.example.shop), without wildcards");
+            }
+            String runtime = firstMatch(RUNTIME, name);
+            if (runtime != null) {
+                throw new IllegalArgumentException("'" + name + "' lies in " + runtime + ", the JDK's or a test"
+                        + " runner's, whose frames are never the application's: name the application's own package");
+            }
+            String library = heldLibrary(name);
+            if (library != null) {
+                throw new IllegalArgumentException("'" + name + "' holds the library " + library + ", whose frames"
+                        + " would all be taken for the application's: name the application's own package, below it"
+                        + " (such as " + library + ".samples.petclinic)");
+            }
+            if (!all.contains(name)) {
+                all.add(name);
+            }
+        }
+        return new CallerRules(recognised, all);
+    }
+
+    /** The first library or runtime package that {@code name} is, or holds; null when none. */
+    private static @Nullable String heldLibrary(String name) {
+        for (List<String> known : List.of(RUNTIME, LIBRARIES)) {
+            for (String library : known) {
+                if (library.equals(name) || library.startsWith(name + ".")) {
+                    return library;
+                }
+            }
+        }
+        return null;
     }
 
     /** The recognised callers, the built-in ones first. */
@@ -94,13 +155,21 @@ public final class CallerRules {
         return recognised;
     }
 
+    /** The application's packages, in the order given; empty when none was given. */
+    public List<String> applicationPackages() {
+        return applicationPackages;
+    }
+
     /**
      * Reads a borrow's stack, nearest frame first.
      *
-     * @return the recognised caller found anywhere within {@link #MAX_FRAMES}, else the call site
+     * @return the recognised caller found anywhere within {@link #MAX_FRAMES}; else the nearest frame of the
+     *         application's packages; else, as a guess, the nearest frame of no known library, or failing that the
+     *         nearest frame outside the JDK and the test runners
      */
     Verdict judge(Stream<StackWalker.StackFrame> frames) {
         StackWalker.StackFrame nearest = null;
+        StackWalker.StackFrame unknownCode = null;
         CallSite application = null;
         for (Iterator<StackWalker.StackFrame> it = frames.limit(MAX_FRAMES).iterator(); it.hasNext(); ) {
             StackWalker.StackFrame frame = it.next();
@@ -113,8 +182,15 @@ public final class CallerRules {
                 return new Verdict(rule, null);
             }
             // Read on past the application's frame: a recognised caller may have called it.
-            if (application == null && !isLibrary(className)) {
+            if (application != null || isGenerated(className) || firstMatch(RUNTIME, className) != null) {
+                continue;
+            }
+            if (firstMatch(applicationPackages, className) != null) {
                 application = CallSite.of(frame, true);
+                continue;
+            }
+            if (unknownCode == null && firstMatch(LIBRARIES, className) == null) {
+                unknownCode = frame;
             }
             if (nearest == null) {
                 nearest = frame;
@@ -123,11 +199,17 @@ public final class CallerRules {
         if (application != null) {
             return new Verdict(null, application);
         }
-        return new Verdict(null, nearest == null ? UNKNOWN : CallSite.of(nearest, false));
+        StackWalker.StackFrame guess = unknownCode != null ? unknownCode : nearest;
+        return new Verdict(null, guess == null ? UNKNOWN : CallSite.of(guess, false));
     }
 
-    private static boolean isLibrary(String className) {
-        return firstMatch(LIBRARIES, className) != null || isGenerated(className);
+    /**
+     * Whether {@code className} is of a known library, this one included, or of the JDK or a test runner, and not
+     * of the application's packages: a frame that must never be allowed, as every borrow through it would be.
+     */
+    boolean isLibrary(String className) {
+        return firstMatch(applicationPackages, className) == null && (firstMatch(LIBRARIES, className) != null
+                || firstMatch(RUNTIME, className) != null || isGenerated(className) || className.equals("unknown"));
     }
 
     /** Proxies and generated subclasses: CGLIB's and ByteBuddy's, Hibernate's, and JDK proxies in any package. */
@@ -149,7 +231,7 @@ public final class CallerRules {
 
     @Override
     public String toString() {
-        return "CallerRules[recognised=" + recognised + "]";
+        return "CallerRules[recognised=" + recognised + ", applicationPackages=" + applicationPackages + "]";
     }
 
     /**

@@ -10,9 +10,13 @@ import java.util.Objects;
  *                     rather than only reported
  * @param maxCallSites how many distinct call sites each pool keeps, 1 to {@value #MOST_CALL_SITES}; the borrows of
  *                     any further site are counted together
- * @param advice       what to do about a reported borrow, in the terms of the application's framework
+ * @param advice       what to do about a borrow from the application's own frame, in the terms of the application's
+ *                     framework
+ * @param packagesAdvice how to declare the application's packages, in the same terms: what a report whose call site
+ *                     is a guess asks for
  */
-public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSites, String advice) {
+public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSites, String advice,
+                                String packagesAdvice) {
 
     /** The call sites a pool keeps unless told otherwise. */
     public static final int DEFAULT_CALL_SITES = 100;
@@ -24,16 +28,26 @@ public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSi
             + " AdmissionGate), or recognise its caller with CallerRules.recognising, or run it in UngatedWork.allow"
             + " if it is meant to run outside the gates.";
 
+    /** How a plain-JDBC application declares its packages. */
+    public static final String PLAIN_JDBC_PACKAGES_ADVICE = "Declare the application's packages with"
+            + " CallerRules.withApplicationPackages so that its own frame is named.";
+
     /**
      * @throws IllegalArgumentException when {@code maxCallSites} is out of its range
      */
     public DetectionSettings {
         Objects.requireNonNull(rules, "rules");
         Objects.requireNonNull(advice, "advice");
+        Objects.requireNonNull(packagesAdvice, "packagesAdvice");
         if (maxCallSites < 1 || maxCallSites > MOST_CALL_SITES) {
             throw new IllegalArgumentException("must be between 1 and " + MOST_CALL_SITES
                     + " (distinct call sites kept per pool)");
         }
+    }
+
+    /** The settings of a plain-JDBC application: its packages declared with {@link #PLAIN_JDBC_PACKAGES_ADVICE}. */
+    public DetectionSettings(CallerRules rules, boolean refuse, int maxCallSites, String advice) {
+        this(rules, refuse, maxCallSites, advice, PLAIN_JDBC_PACKAGES_ADVICE);
     }
 
     /** Reporting, not refusing, {@value #DEFAULT_CALL_SITES} call sites per pool, the default rules. */
@@ -41,10 +55,27 @@ public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSi
         return new DetectionSettings(CallerRules.defaults(), false, DEFAULT_CALL_SITES, PLAIN_JDBC_ADVICE);
     }
 
-    /** What a report or a refusal says of a borrow from {@code site} on {@code pool}, and what to do. */
+    /**
+     * What a report or a refusal says of a borrow from {@code site} on {@code pool}, and what to do. A guessed site of
+     * a library is never offered for allowing: every borrow that passes through it would go unreported.
+     */
     public String describe(String pool, CallSite site) {
-        return "A connection of pool '" + pool + "' was borrowed outside every gate by " + site + ": no workload's"
-                + " limit bounds this work, so the pool and the database may be busier than the gates show. "
-                + advice;
+        String borrowed = "A connection of pool '" + pool + "' was borrowed outside every gate by " + site + ": no"
+                + " workload's limit bounds this work, so the pool and the database may be busier than the gates show. ";
+        if (site.application()) {
+            return borrowed + advice;
+        }
+        if (rules.isLibrary(site.className())) {
+            return borrowed + "No frame of the application's packages was on the stack: this frame, of a library, is"
+                    + " a guess at where the work came from. Do not allow it: every borrow through it would go"
+                    + " unreported. " + packagesAdvice;
+        }
+        return borrowed + "No frame of the application's packages was on the stack: this frame, the nearest outside"
+                + " the known libraries, is a guess. If it is the application's code, " + lowerFirst(packagesAdvice)
+                + " " + advice;
+    }
+
+    private static String lowerFirst(String sentence) {
+        return sentence.isEmpty() ? sentence : Character.toLowerCase(sentence.charAt(0)) + sentence.substring(1);
     }
 }

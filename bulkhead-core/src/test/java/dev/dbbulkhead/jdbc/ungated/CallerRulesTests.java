@@ -21,9 +21,26 @@ class CallerRulesTests {
         return judge(CallerRules.defaults(), classNames);
     }
 
+    /** The rules of an application in {@code com.example}. */
+    private static final CallerRules EXAMPLE = CallerRules.defaults().withApplicationPackages(List.of("com.example"));
+
+    /** The stack of a PetClinic request whose model-attribute loader borrows through a Spring Data repository. */
+    private static final String[] PETCLINIC_LOADER = {WatchedDataSource.class.getName(),
+            "org.springframework.orm.jpa.JpaTransactionManager",
+            "org.springframework.transaction.interceptor.TransactionInterceptor",
+            "org.springframework.samples.petclinic.owner.OwnerRepository$$SpringCGLIB$$0",
+            "jdk.proxy2.$Proxy141",
+            "org.springframework.samples.petclinic.owner.PetController",
+            "jdk.internal.reflect.DirectMethodHandleAccessor", "java.lang.reflect.Method",
+            "org.springframework.web.method.support.InvocableHandlerMethod",
+            "org.springframework.web.method.annotation.ModelFactory",
+            "org.springframework.web.servlet.DispatcherServlet",
+            "dev.dbbulkhead.web.servlet.BulkheadRejectionFilter",
+            "org.apache.catalina.core.ApplicationFilterChain", "java.lang.Thread"};
+
     @Test
     void theApplicationFrameIsTheFirstBelowThePoolTheFrameworksTheirProxiesAndTheTestLibraries() {
-        CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
+        CallerRules.Verdict verdict = judge(EXAMPLE, WatchedDataSource.class.getName(),
                 "org.hibernate.engine.jdbc.connections.internal.DatasourceConnectionProviderImpl",
                 "org.springframework.orm.jpa.JpaTransactionManager",
                 "jdk.proxy2.$Proxy123",
@@ -32,7 +49,7 @@ class CallerRulesTests {
                 "com.example.owners.$Proxy7",
                 "com.example.owners.OwnerController",
                 "org.apache.catalina.core.ApplicationFilterChain");
-        CallerRules.Verdict inATest = judge(WatchedDataSource.class.getName(),
+        CallerRules.Verdict inATest = judge(EXAMPLE, WatchedDataSource.class.getName(),
                 "org.springframework.jdbc.core.JdbcTemplate", "org.assertj.core.api.ThrowableAssert",
                 "com.example.owners.OwnerPagesTests", "org.junit.platform.commons.util.ReflectionUtils");
 
@@ -45,12 +62,94 @@ class CallerRulesTests {
     }
 
     @Test
-    void withoutAnApplicationFrameTheNearestFrameBelowThePoolIsTheSite() {
+    void withoutAnApplicationFrameTheNearestFrameBelowThePoolIsTheSiteAndAGuess() {
         CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
                 "org.springframework.jdbc.datasource.DataSourceUtils", "java.lang.Thread");
 
         assertThat(verdict.site().className()).isEqualTo("org.springframework.jdbc.datasource.DataSourceUtils");
         assertThat(verdict.site().application()).isFalse();
+    }
+
+    @Test
+    void anApplicationInsideAFrameworksPackageIsNamedByItsOwnFrameNotByAFrameworkOrThisLibrary() {
+        CallerRules petclinic = CallerRules.defaults()
+                .withApplicationPackages(List.of("org.springframework.samples.petclinic"));
+
+        CallerRules.Verdict named = judge(petclinic, PETCLINIC_LOADER);
+        CallerRules.Verdict undeclared = judge(PETCLINIC_LOADER);
+
+        assertThat(named.site().className()).isEqualTo("org.springframework.samples.petclinic.owner.PetController");
+        assertThat(named.site().application()).isTrue();
+        assertThat(undeclared.site().className()).as("a guess, but never this library's filter")
+                .isEqualTo("org.springframework.orm.jpa.JpaTransactionManager");
+        assertThat(undeclared.site().application()).isFalse();
+    }
+
+    @Test
+    void withoutAnApplicationFrameTheGuessIsTheNearestFrameOfNoKnownLibraryAndNeverATestRunnerOrThisLibrary() {
+        CallerRules.Verdict inATest = judge(EXAMPLE, WatchedDataSource.class.getName(),
+                "org.springframework.jdbc.core.JdbcTemplate", "dev.dbbulkhead.transaction.BulkheadTemplate",
+                "com.other.cache.Warmer", "jdk.internal.reflect.DirectMethodHandleAccessor",
+                "org.junit.platform.commons.util.ReflectionUtils",
+                "org.apache.maven.surefire.booter.ForkedBooter");
+        CallerRules.Verdict onlyRunners = judge(EXAMPLE, WatchedDataSource.class.getName(),
+                "jdk.internal.reflect.DirectMethodHandleAccessor", "org.junit.jupiter.engine.execution.MethodInvocation",
+                "org.apache.maven.surefire.booter.ForkedBooter");
+
+        assertThat(inATest.site().className()).isEqualTo("com.other.cache.Warmer");
+        assertThat(inATest.site().application()).isFalse();
+        assertThat(onlyRunners.site().className()).isEqualTo("unknown");
+    }
+
+    @Test
+    void aGuessedFrameworkFrameIsNeverOfferedForAllowingWhileTheApplicationsOwnFrameIs() {
+        DetectionSettings settings = new DetectionSettings(CallerRules.defaults(), false, 10, "Allow it, or gate it.",
+                "Declare the application's packages.");
+        CallSite framework = judge(PETCLINIC_LOADER).site();
+        CallSite unknownCode = judge(WatchedDataSource.class.getName(), "org.springframework.jdbc.core.JdbcTemplate",
+                "com.other.cache.Warmer").site();
+        CallSite own = judge(EXAMPLE, WatchedDataSource.class.getName(), "com.example.Loader").site();
+
+        assertThat(settings.describe("main", framework)).contains("a guess", "Do not allow it",
+                "Declare the application's packages.").doesNotContain("Allow it, or gate it.");
+        assertThat(settings.describe("main", unknownCode)).contains("a guess", "declare the application's packages.",
+                "Allow it, or gate it.");
+        assertThat(settings.describe("main", own)).doesNotContain("guess").endsWith("Allow it, or gate it.");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"org.springframework", "org", "dev.dbbulkhead", "dev", "com.zaxxer", "com"})
+    void anApplicationPackageThatHoldsALibraryOrTheJdkIsRefusedNamingIt(String name) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CallerRules.defaults().withApplicationPackages(List.of("com.example", name)))
+                .withMessageContaining("'" + name + "' holds the library");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"java", "jdk.internal.reflect", "java.util", "org.junit", "org.apache.maven.surefire.booter"})
+    void anApplicationPackageInsideTheJdkOrATestRunnerIsRefusedNamingIt(String name) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CallerRules.defaults().withApplicationPackages(List.of(name)))
+                .withMessageContaining("'" + name + "' lies in");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"com.example.*", "", "com..example"})
+    void anApplicationPackageThatIsNoPackageNameIsRefusedNamingIt(String name) {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> CallerRules.defaults().withApplicationPackages(List.of(name)))
+                .withMessageContaining("'" + name + "' is no package name");
+    }
+
+    @Test
+    void recognisedCallersStillWinOverTheApplicationsFrame() {
+        CallerRules rules = EXAMPLE.recognising(List.of("com.example.batch"));
+
+        CallerRules.Verdict verdict = judge(rules, WatchedDataSource.class.getName(), "com.example.Repository",
+                "com.example.batch.NightlyJob");
+
+        assertThat(verdict.recognisedBy()).isEqualTo("com.example.batch");
+        assertThat(rules.applicationPackages()).containsExactly("com.example");
     }
 
     @ParameterizedTest
@@ -60,7 +159,8 @@ class CallerRulesTests {
             "org.springframework.boot.jdbc.health.DataSourceHealthIndicator",
             "org.flywaydb.core.internal.jdbc.JdbcConnectionFactory", "liquibase.database.jvm.JdbcConnection",
             "org.hibernate.engine.jdbc.env.internal.JdbcEnvironmentInitiator",
-            "org.hibernate.tool.schema.internal.SchemaCreatorImpl"})
+            "org.hibernate.tool.schema.internal.SchemaCreatorImpl",
+            "org.springframework.test.context.transaction.TransactionalTestExecutionListener"})
     void infrastructureIsRecognisedWhereverItIsOnTheStack(String infrastructure) {
         CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
                 "org.springframework.jdbc.core.JdbcTemplate", "com.example.db.migration.V2__Backfill",
@@ -73,7 +173,7 @@ class CallerRulesTests {
 
     @Test
     void aRuleMatchesItsPackageItsClassAndNestedClassesButNoNameThatMerelyStartsAlike() {
-        CallerRules rules = CallerRules.defaults().recognising(List.of("com.example.batch", "com.example.Warmer"));
+        CallerRules rules = EXAMPLE.recognising(List.of("com.example.batch", "com.example.Warmer"));
 
         assertThat(judge(rules, "com.example.batch.nightly.Job").recognisedBy()).isEqualTo("com.example.batch");
         assertThat(judge(rules, "com.example.Warmer$Task").recognisedBy()).isEqualTo("com.example.Warmer");

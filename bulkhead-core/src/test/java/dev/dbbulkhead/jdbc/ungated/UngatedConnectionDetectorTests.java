@@ -24,6 +24,10 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 class UngatedConnectionDetectorTests {
 
+    /** This test's package is the application's: its frames are the call sites, as an application's would be. */
+    private static final CallerRules RULES = CallerRules.defaults()
+            .withApplicationPackages(List.of(UngatedConnectionDetectorTests.class.getPackageName()));
+
     private static HikariDataSource pool;
 
     private final RecordedSightings sightings = new RecordedSightings();
@@ -44,7 +48,8 @@ class UngatedConnectionDetectorTests {
     }
 
     private WatchedDataSource watched() {
-        return watched(DetectionSettings.defaults());
+        return watched(new DetectionSettings(RULES, false, DetectionSettings.DEFAULT_CALL_SITES,
+                DetectionSettings.PLAIN_JDBC_ADVICE));
     }
 
     private static void borrowFromSiteA(WatchedDataSource dataSource) throws SQLException {
@@ -140,7 +145,7 @@ class UngatedConnectionDetectorTests {
     void aRecognisedCallerIsCountedUnderItsRuleNeitherReportedNorRefusedEvenWhenItCallsTheBorrowingCode()
             throws SQLException {
         DetectionSettings settings = new DetectionSettings(
-                CallerRules.defaults().recognising(List.of(Warmer.class.getName())), true, 10, "advice");
+                RULES.recognising(List.of(Warmer.class.getName())), true, 10, "advice");
         WatchedDataSource dataSource = watched(settings);
 
         new Warmer().warm(dataSource);
@@ -153,7 +158,7 @@ class UngatedConnectionDetectorTests {
 
     @Test
     void workRunInUngatedWorkAllowIsRecognisedNeitherReportedNorRefused() throws SQLException {
-        WatchedDataSource dataSource = watched(new DetectionSettings(CallerRules.defaults(), true, 10, "advice"));
+        WatchedDataSource dataSource = watched(new DetectionSettings(RULES, true, 10, "advice"));
 
         UngatedWork.allow(() -> {
             borrowFromSiteA(dataSource);
@@ -168,7 +173,7 @@ class UngatedConnectionDetectorTests {
 
     @Test
     void refusingSettingsRefuseTheBorrowNamingThePoolTheCallSiteAndTheFixAndBorrowNothing() {
-        WatchedDataSource dataSource = watched(new DetectionSettings(CallerRules.defaults(), true, 10,
+        WatchedDataSource dataSource = watched(new DetectionSettings(RULES, true, 10,
                 "Gate it, or recognise its caller."));
 
         UngatedConnectionException refused = catchThrowableOfType(UngatedConnectionException.class,

@@ -311,7 +311,8 @@ public class BulkheadsEndpoint {
 
         static UngatedPoolDescriptor of(UngatedConnectionReport report) {
             return new UngatedPoolDescriptor(report.connections(), report.callSites().stream()
-                    .map(count -> new CallSiteDescriptor(count.site().toString(), count.connections())).toList(),
+                    .map(count -> new CallSiteDescriptor(count.site().toString(), count.connections(),
+                            !count.site().application())).toList(),
                     report.otherCallSites(), new TreeMap<>(report.recognised()));
         }
     }
@@ -321,8 +322,10 @@ public class BulkheadsEndpoint {
      *
      * @param site        the frame that borrowed, {@code class.method(File:line)}
      * @param connections how often
+     * @param guess       true when no frame of the application's packages was on the stack, so that the site is the
+     *                    nearest frame of no known library (or of one): a guess at where the work came from
      */
-    public record CallSiteDescriptor(String site, long connections) {
+    public record CallSiteDescriptor(String site, long connections, boolean guess) {
     }
 
     /**

@@ -58,12 +58,16 @@ public final class UngatedStartUpReport implements ApplicationListener<Applicati
             return "Start-up borrowed no connection of pool '" + report.pool() + "' outside the gates but recognised"
                     + " infrastructure (" + recognised + ").";
         }
-        String sites = report.callSites().stream().map(count -> count.site() + " × " + count.connections())
-                .collect(Collectors.joining(", "));
+        String sites = report.callSites().stream().map(count -> count.site() + (count.site().application() ? ""
+                : " (a guess)") + " × " + count.connections()).collect(Collectors.joining(", "));
         String others = report.otherCallSites() == 0 ? "" : ", other call sites × " + report.otherCallSites();
+        boolean guessed = report.callSites().stream().anyMatch(count -> !count.site().application());
         return "Start-up borrowed " + report.connections() + " connection(s) of pool '" + report.pool()
                 + "' outside every gate, from " + sites + others + ". Each call site was logged when first seen; gate"
-                + " it with @DbBulkhead or a BulkheadTemplate, or list it in db.bulkhead.ungated.allowed-callers."
+                + " it with @DbBulkhead or a BulkheadTemplate, or, if it is the application's code meant to run"
+                + " outside the gates, list it in db.bulkhead.ungated.allowed-callers."
+                + (guessed ? " A call site marked as a guess is no frame of the application's packages: list them in"
+                        + " db.bulkhead.ungated.application-packages, and never allow a library's frame." : "")
                 + " Recognised infrastructure: " + recognised + ".";
     }
 
