@@ -12,8 +12,8 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
 /**
  * Puts each DataSource bean that the gates admit to behind a {@link WatchedDataSource} as it is made, after its
  * initialisation: everything that injects the bean — the transaction managers, JPA, JdbcTemplate, the health
- * indicator — then borrows through the watch, and whatever looks for the pool's own class ({@code HikariDataSource})
- * reaches it with {@code unwrap}, as Spring Boot's own code does.
+ * indicator — then borrows through the watch. The bean keeps its type ({@link WatchedPools#watch}): code that injects,
+ * looks up or casts it as the pool's own class ({@code HikariDataSource}) works as without the watch.
  */
 public final class WatchedPoolPostProcessor implements BeanPostProcessor {
 
