@@ -14,8 +14,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.DataSourceUnwrapper;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
@@ -206,6 +208,31 @@ class WatchedPoolTypeTests {
             assertThat(output).contains("DataSource bean 'dataSource' (" + FinalPool.class.getName()
                     + ") is not watched for connections borrowed outside every gate: its class is final");
         });
+    }
+
+    @Test
+    void aPostProcessorOfTheApplicationsIsHandedTheWatchedBeanNotThePoolBehindIt() {
+        runner.withBean(DataSourceSeen.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            DataSource dataSource = context.getBean(DataSource.class);
+
+            assertThat(context.getBean(WatchedPools.class).isWatched(dataSource)).isTrue();
+            assertThat(context.getBean(DataSourceSeen.class).seen).isSameAs(dataSource);
+        });
+    }
+
+    /** An application's post-processor that looks at the DataSource bean once it is made, as a decorator would. */
+    static class DataSourceSeen implements BeanPostProcessor {
+
+        volatile @Nullable Object seen;
+
+        @Override
+        public Object postProcessAfterInitialization(Object bean, String beanName) {
+            if (beanName.equals("dataSource")) {
+                seen = bean;
+            }
+            return bean;
+        }
     }
 
     /** Code that wants the pool's own class injected, as some applications do. */
