@@ -96,8 +96,8 @@ final class WatchedPoolProxy {
      *
      * @param pool  the pool, of a class {@link #whyNotSubclassable} accepts
      * @param watch the watch in front of it
-     * @throws org.springframework.cglib.core.CodeGenerationException or a {@link LinkageError} when the subclass cannot
-     *                                                                be made
+     * @throws RuntimeException CGLIB's {@code CodeGenerationException}, when the subclass cannot be made (in a native
+     *                          image, say); a {@link LinkageError} when it cannot be defined
      */
     static DataSource proxy(DataSource pool, WatchedDataSource watch) {
         Class<?> poolClass = pool.getClass();
