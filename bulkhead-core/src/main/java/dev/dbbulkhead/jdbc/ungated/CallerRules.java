@@ -61,10 +61,15 @@ public final class CallerRules {
     private static final Pattern NAME = Pattern.compile(
             "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
 
-    /** The detector's classes on a borrow's stack, above the caller: never a call site. */
+    /**
+     * The detector's classes on a borrow's stack, above the caller: never a call site. The last is the Spring side's
+     * watch in front of a pool that keeps the pool's class, which hands borrows to a {@link WatchedDataSource}: named
+     * here, as this module sees nothing of Spring.
+     */
     private static final List<String> DETECTOR = List.of(WatchedDataSource.class.getName(),
             DataSourceDecorator.class.getName(),
-            UngatedConnectionDetector.class.getName(), CallerRules.class.getName());
+            UngatedConnectionDetector.class.getName(), CallerRules.class.getName(),
+            "dev.dbbulkhead.jdbc.ungated.support.WatchedPoolProxy");
 
     /** The call site of a stack with no frame outside the detector within reach. */
     private static final CallSite UNKNOWN = new CallSite("unknown", "unknown", null, -1, false);

@@ -8,14 +8,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.scope.ScopedProxyUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.Ordered;
 
 /**
  * Puts each DataSource bean that the gates admit to behind a {@link WatchedDataSource} as it is made, after its
  * initialisation: everything that injects the bean — the transaction managers, JPA, JdbcTemplate, the health
- * indicator — then borrows through the watch, and whatever looks for the pool's own class ({@code HikariDataSource})
- * reaches it with {@code unwrap}, as Spring Boot's own code does.
+ * indicator — then borrows through the watch. The bean keeps its type ({@link WatchedPools#watch}): code that injects,
+ * looks up or casts it as the pool's own class ({@code HikariDataSource}) works as without the watch.
  */
-public final class WatchedPoolPostProcessor implements BeanPostProcessor {
+public final class WatchedPoolPostProcessor implements BeanPostProcessor, Ordered {
 
     private final Supplier<Set<String>> gatedDataSources;
     private final ObjectProvider<WatchedPools> pools;
@@ -38,6 +39,16 @@ public final class WatchedPoolPostProcessor implements BeanPostProcessor {
             return bean;
         }
         return pools.getObject().watch(beanName, dataSource);
+    }
+
+    /**
+     * First of the post-processors that order themselves: the watch stands right in front of the pool (so that it
+     * knows a HikariCP pool as such), and every later one — the fleet's pool preparation, a decorator of the
+     * application's — is handed the bean the application will use, never the pool behind it.
+     */
+    @Override
+    public int getOrder() {
+        return Ordered.HIGHEST_PRECEDENCE;
     }
 
     private Set<String> gated() {

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
 import javax.sql.DataSource;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The application's pools watched for work that escapes the gates, by DataSource bean name, each with its detector.
@@ -17,11 +19,13 @@ import javax.sql.DataSource;
  */
 public final class WatchedPools {
 
+    private static final Log logger = LogFactory.getLog(WatchedPools.class);
+
     private final DetectionSettings settings;
     private final boolean watching;
     private final UngatedConnectionListener listener;
     /** By bean name, so that reports list the pools in one order whatever order the beans were made in. */
-    private final Map<String, WatchedDataSource> pools = new ConcurrentSkipListMap<>();
+    private final Map<String, Watched> pools = new ConcurrentSkipListMap<>();
 
     /**
      * @param settings how the detectors read, keep and answer a borrow outside every gate
@@ -35,26 +39,53 @@ public final class WatchedPools {
     }
 
     /**
-     * Watches {@code pool}, the DataSource bean {@code beanName}; returns what the application should use instead. The
-     * watch also asks a HikariCP pool for connections within the deadline of the asking thread's permit
+     * Watches {@code pool}, the DataSource bean {@code beanName}; returns what the application should use instead: an
+     * object of the pool's own class ({@code HikariDataSource}, or the application's subclass of it), so that the
+     * bean keeps its type, whose borrows pass the watch and whose every other method is the pool's. The watch also
+     * asks a HikariCP pool for connections within the deadline of the asking thread's permit
      * ({@link DeadlinePoolWait}): the one decoration of the bean, which {@code mode=off} leaves as it is.
+     *
+     * <p>A pool whose class no subclass can stand in for (final, sealed, without a constructor a subclass could call,
+     * with a final method, a JDK proxy) is handed back as it is, unwatched, with a warning that names the bean and
+     * why: its type is never changed.
      */
     public DataSource watch(String beanName, DataSource pool) {
-        if (!watching || pool instanceof WatchedDataSource) {
+        if (!watching || pool instanceof WatchedDataSource || isWatched(pool)) {
             return pool;
         }
-        return pools.computeIfAbsent(beanName, name -> new WatchedDataSource(pool,
-                new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool)));
+        String unfit = WatchedPoolProxy.whyNotSubclassable(pool.getClass());
+        if (unfit == null) {
+            try {
+                return pools.computeIfAbsent(beanName, name -> {
+                    WatchedDataSource watch = new WatchedDataSource(pool,
+                            new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool));
+                    return new Watched(WatchedPoolProxy.proxy(pool, watch), watch);
+                }).bean();
+            } catch (RuntimeException | LinkageError notMade) {
+                unfit = "no subclass of its class could be made (" + notMade + ")";
+            }
+        }
+        logger.warn("DataSource bean '" + beanName + "' (" + pool.getClass().getName() + ") is not watched for"
+                + " connections borrowed outside every gate: " + unfit + ", and the watch stands in for a pool as a"
+                + " subclass of the pool's class, so that the bean keeps its type. Connections borrowed from it"
+                + " outside the gates are neither counted nor refused. Declare the bean with a class that can be"
+                + " extended (HikariDataSource, say) to have it watched.");
+        return pool;
     }
 
     /** The detectors of the pools watched, by bean name. */
     public List<UngatedConnectionDetector> detectors() {
-        return pools.values().stream().map(WatchedDataSource::detector).toList();
+        return pools.values().stream().map(watched -> watched.watch().detector()).toList();
     }
 
-    /** Whether {@code dataSource} is one of the pools watched. */
+    /** Whether {@code dataSource} is one of the pools watched: the bean that stands in for the pool. */
     public boolean isWatched(DataSource dataSource) {
-        return pools.containsValue(dataSource);
+        for (Watched watched : pools.values()) {
+            if (watched.bean() == dataSource) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code warn}, {@code fail} (borrows outside the gates are refused) or {@code off} (nothing watched). */
@@ -70,5 +101,14 @@ public final class WatchedPools {
     /** The settings the detectors read borrows with. */
     public DetectionSettings settings() {
         return settings;
+    }
+
+    /**
+     * A pool watched.
+     *
+     * @param bean  what the application uses: of the pool's class, its borrows through {@code watch}
+     * @param watch the watch in front of the pool, with its detector
+     */
+    private record Watched(DataSource bean, WatchedDataSource watch) {
     }
 }
