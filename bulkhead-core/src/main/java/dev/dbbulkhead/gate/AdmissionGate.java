@@ -674,7 +674,8 @@ public final class AdmissionGate {
         if (timed) {
             listener.onRejected(workload, reason, queueWaitNanos);
         }
-        return new BulkheadRejectedException(workload, reason, captureStackTrace);
+        int committedBefore = Math.max(0, currentThreadRecord().requestCommits());
+        return new BulkheadRejectedException(workload, reason, captureStackTrace, committedBefore);
     }
 
     /**
