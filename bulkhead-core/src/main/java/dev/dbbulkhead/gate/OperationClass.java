@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * annotation) tells the gate without the work passing it through every call. Immutable.
  *
  * <p>A workload without admission rules never reads it: its admissions are as they were. Operations of a thread with
- * nothing bound are {@link Criticality#DEFAULT} and have no key (no share holds them). Like a deadline, the class
+ * nothing bound are {@link Criticality#DEFAULT} and have no key (under fair shares,
+ * one flow with every other operation without one: {@link AdmissionRules#keylessKey()}). Like a deadline, the class
  * stays with its thread: a thread started inside the scope, or a task handed to an executor, does not carry it
  * unless wrapped ({@link #wrap(Runnable)}, {@link #wrap(Callable)}).
  */

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 public interface BulkheadKeyResolver {
 
-    /** The key of {@code request}'s operations, or {@code null} for none (no share holds them). */
+    /** The key of {@code request}'s operations, or {@code null} for none (one flow with every operation without a key). */
     @Nullable String keyOf(HttpServletRequest request);
 
     /**
