@@ -374,13 +374,14 @@ public final class AdmissionGate {
     /**
      * {@link #admitAndWait} for a gate with rules: admits the operation of the thread's {@link OperationClass} within
      * the places its criticality may take and its key's share, or refuses it at once, nothing held, for the rule
-     * that refused it. Without a key the share does not apply, and no lock is taken.
+     * that refused it. Under fair shares an operation without a key counts as one of the rules' keyless key, so that
+     * leaving the key out gains no more than one share; without fair shares no lock is taken.
      */
     private Permit admitUnderRules(HeldGate held, AdmissionRules rules, long waitStart, long maxWaitNanos,
                                    long deadlineNanos, boolean hasDeadline) {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
-        String key = keys == null || operation == null ? null : operation.keyOrNull();
+        String key = keys == null ? null : keyOf(operation, rules);
         AdmissionCounts.Entry entry = enterUnderRules(rules, criticality, key);
         if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
             // A permit whose owner thread ended without closing it held a place, maybe of this key: ask again.
@@ -396,6 +397,11 @@ public final class AdmissionGate {
         int keySlot = key == null ? 0 : Objects.requireNonNull(keys).slotOf(key) + 1;
         return waitToRun(held, entry == AdmissionCounts.Entry.RUNNING, keySlot, waitStart, maxWaitNanos,
                 deadlineNanos, hasDeadline);
+    }
+
+    private static String keyOf(@Nullable OperationClass operation, AdmissionRules rules) {
+        String key = operation == null ? null : operation.keyOrNull();
+        return key == null ? rules.keylessKey() : key;
     }
 
     private AdmissionCounts.Entry enterUnderRules(AdmissionRules rules, Criticality criticality, @Nullable String key) {
@@ -674,7 +680,8 @@ public final class AdmissionGate {
         if (timed) {
             listener.onRejected(workload, reason, queueWaitNanos);
         }
-        return new BulkheadRejectedException(workload, reason, captureStackTrace);
+        int committedBefore = Math.max(0, currentThreadRecord().requestCommits());
+        return new BulkheadRejectedException(workload, reason, captureStackTrace, committedBefore);
     }
 
     /**

@@ -36,6 +36,11 @@ public final class AdmissionRules {
     public static final int DEFAULT_KEY_WEIGHT = 1;
     /** The largest weight of a key. */
     public static final int MAX_KEY_WEIGHT = 1_000;
+    /**
+     * The key of operations that have none, under fair shares: {@value}. They share one flow, held to one share like
+     * any key; otherwise a client that leaves its key out would be held to no share at all.
+     */
+    public static final String DEFAULT_KEYLESS_KEY = "(keyless)";
 
     private static final AdmissionRules NONE = builder().build();
 
@@ -44,6 +49,7 @@ public final class AdmissionRules {
     private final boolean fairShares;
     private final int keySlots;
     private final Map<String, Integer> keyWeights;
+    private final String keylessKey;
 
     private AdmissionRules(Builder builder, double sheddableReserve) {
         this.criticalReserve = builder.criticalReserve;
@@ -51,6 +57,7 @@ public final class AdmissionRules {
         this.fairShares = builder.fairShares;
         this.keySlots = builder.keySlots;
         this.keyWeights = Map.copyOf(builder.keyWeights);
+        this.keylessKey = builder.keylessKey;
     }
 
     /** No rules: every operation is admitted as by a gate without them. */
@@ -66,7 +73,7 @@ public final class AdmissionRules {
     /** A builder starting from these rules. */
     public Builder toBuilder() {
         return new Builder().criticalReserve(criticalReserve).sheddableReserve(sheddableReserve)
-                .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights);
+                .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights).keylessKey(keylessKey);
     }
 
     /** Whether these rules change nothing: no place held back and no shares, so the gate keeps its fast path. */
@@ -99,6 +106,14 @@ public final class AdmissionRules {
         return keyWeights;
     }
 
+    /**
+     * The key under which operations without one are held to a share: they are one flow, of this key's weight
+     * (default {@value #DEFAULT_KEYLESS_KEY}).
+     */
+    public String keylessKey() {
+        return keylessKey;
+    }
+
     /** The weight of {@code key}. */
     int weightOf(String key) {
         return keyWeights.isEmpty() ? DEFAULT_KEY_WEIGHT : keyWeights.getOrDefault(key, DEFAULT_KEY_WEIGHT);
@@ -129,18 +144,19 @@ public final class AdmissionRules {
     public boolean equals(@Nullable Object other) {
         return other instanceof AdmissionRules that && criticalReserve == that.criticalReserve
                 && sheddableReserve == that.sheddableReserve && fairShares == that.fairShares
-                && keySlots == that.keySlots && keyWeights.equals(that.keyWeights);
+                && keySlots == that.keySlots && keyWeights.equals(that.keyWeights) && keylessKey.equals(that.keylessKey);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights);
+        return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights, keylessKey);
     }
 
     @Override
     public String toString() {
         return "AdmissionRules[criticalReserve=" + criticalReserve + ", sheddableReserve=" + sheddableReserve
-                + ", fairShares=" + fairShares + ", keySlots=" + keySlots + ", keyWeights=" + keyWeights + "]";
+                + ", fairShares=" + fairShares + ", keySlots=" + keySlots + ", keyWeights=" + keyWeights + ", keylessKey="
+                + keylessKey + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -151,8 +167,24 @@ public final class AdmissionRules {
         private boolean fairShares = DEFAULT_FAIR_SHARES;
         private int keySlots = DEFAULT_KEY_SLOTS;
         private final Map<String, Integer> keyWeights = new LinkedHashMap<>();
+        private String keylessKey = DEFAULT_KEYLESS_KEY;
 
         private Builder() {
+        }
+
+        /**
+         * The key operations without one are held to a share under (default {@value #DEFAULT_KEYLESS_KEY}): not
+         * blank, at most {@value OperationClass#MAX_KEY_LENGTH} characters. Naming a key of {@link #keyWeights}
+         * gives them its weight.
+         */
+        public Builder keylessKey(String keylessKey) {
+            Objects.requireNonNull(keylessKey, "keylessKey");
+            if (keylessKey.isBlank() || keylessKey.length() > OperationClass.MAX_KEY_LENGTH) {
+                throw new IllegalArgumentException("keylessKey must be 1 to " + OperationClass.MAX_KEY_LENGTH
+                        + " characters, not blank, was '" + keylessKey + "'");
+            }
+            this.keylessKey = keylessKey;
+            return this;
         }
 
         /** At least 0 and below 1: the share of {@code B + Q} held back for critical work. */
@@ -212,6 +244,11 @@ public final class AdmissionRules {
         }
 
         private static int requireWeight(String key, @Nullable Integer weight) {
+            if (key.length() > OperationClass.MAX_KEY_LENGTH) {
+                // Operations never carry such a key (it is shortened), so its weight would never apply.
+                throw new IllegalArgumentException("keyWeights key '" + key.substring(0, 16) + "...' must be at most "
+                        + OperationClass.MAX_KEY_LENGTH + " characters long, was " + key.length());
+            }
             if (weight == null || weight < 1 || weight > MAX_KEY_WEIGHT) {
                 throw new IllegalArgumentException("keyWeights['" + key + "'] must be between 1 and "
                         + MAX_KEY_WEIGHT + ", was " + weight);

@@ -62,6 +62,12 @@ final class HeldGate {
      * read by this thread only; never passed to a forked thread, as the deadline is not.
      */
     private @Nullable OperationClass operationClass;
+    /**
+     * The operations of the request this thread serves that committed, or whose commit may have taken effect;
+     * {@link RequestCommits#NOT_TRACKED} while no request is tracked ({@link RequestCommits#track()}). Written and
+     * read by this thread only; never passed to a forked thread.
+     */
+    private int requestCommits = RequestCommits.NOT_TRACKED;
 
     HeldGate() {
     }
@@ -187,6 +193,23 @@ final class HeldGate {
     /** Binds {@code bound} to this thread, or unbinds any when it is {@code null}. */
     void operationClass(@Nullable OperationClass bound) {
         operationClass = bound;
+    }
+
+    /** The commits counted for the request this thread serves, or {@link RequestCommits#NOT_TRACKED}. */
+    int requestCommits() {
+        return requestCommits;
+    }
+
+    /** Starts, ends or restores the count of the request this thread serves. */
+    void requestCommits(int commits) {
+        requestCommits = commits;
+    }
+
+    /** An operation of this thread committed (or may have): counted when a request is tracked. */
+    void operationCommitted() {
+        if (requestCommits != RequestCommits.NOT_TRACKED) {
+            requestCommits++;
+        }
     }
 
     /** Called by another thread that tried to close {@code permit}, owned by this record's thread. */

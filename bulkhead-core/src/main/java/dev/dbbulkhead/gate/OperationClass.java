@@ -1,5 +1,9 @@
 package dev.dbbulkhead.gate;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -12,11 +16,21 @@ import org.jspecify.annotations.Nullable;
  * annotation) tells the gate without the work passing it through every call. Immutable.
  *
  * <p>A workload without admission rules never reads it: its admissions are as they were. Operations of a thread with
- * nothing bound are {@link Criticality#DEFAULT} and have no key (no share holds them). Like a deadline, the class
+ * nothing bound are {@link Criticality#DEFAULT} and have no key (under fair shares,
+ * one flow with every other operation without one: {@link AdmissionRules#keylessKey()}). Like a deadline, the class
  * stays with its thread: a thread started inside the scope, or a task handed to an executor, does not carry it
  * unless wrapped ({@link #wrap(Runnable)}, {@link #wrap(Callable)}).
  */
 public final class OperationClass {
+
+    /**
+     * The longest key kept: 64 characters. A key comes from outside (a header, a form field, a path), and it becomes a
+     * meter tag and a line of the endpoint; a longer one is shortened as {@link #of(Criticality, String)} says.
+     */
+    public static final int MAX_KEY_LENGTH = 64;
+
+    /** Characters of a long key kept as they are; a separator and 16 hex digits of its hash make up the rest. */
+    private static final int KEPT_PREFIX = MAX_KEY_LENGTH - 17;
 
     /** The class of a thread with nothing bound. */
     public static final OperationClass UNCLASSIFIED = new OperationClass(Criticality.DEFAULT, null);
@@ -36,11 +50,35 @@ public final class OperationClass {
 
     /**
      * Operations of {@code criticality} for {@code key}. Any string will do — the gate keeps a fixed-size table, not
-     * the keys — but keys that mean one tenant should be equal strings.
+     * the keys — but keys that mean one tenant should be equal strings. A key longer than {@value #MAX_KEY_LENGTH}
+     * characters is kept as its first 47 characters, {@code ~} and 16 hex digits of the SHA-256 of the whole key
+     * ({@link #boundedKey}): the same long key is always the same short one, two long keys alike in their first 47
+     * characters stay apart, and no meter tag or endpoint line holds more than {@value #MAX_KEY_LENGTH} characters of
+     * it.
      */
     public static OperationClass of(Criticality criticality, String key) {
         return new OperationClass(Objects.requireNonNull(criticality, "criticality"),
-                Objects.requireNonNull(key, "key"));
+                boundedKey(Objects.requireNonNull(key, "key")));
+    }
+
+    /**
+     * {@code key} as the gates keep it: itself when at most {@value #MAX_KEY_LENGTH} characters long, otherwise its
+     * first 47 characters (46 when the 47th would split a surrogate pair), {@code ~} and the first 16 hex digits of
+     * the SHA-256 of its UTF-8 bytes.
+     */
+    public static String boundedKey(String key) {
+        if (key.length() <= MAX_KEY_LENGTH) {
+            return key;
+        }
+        int kept = Character.isHighSurrogate(key.charAt(KEPT_PREFIX - 1)) ? KEPT_PREFIX - 1 : KEPT_PREFIX;
+        byte[] digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException impossible) {
+            // Every Java platform must provide SHA-256.
+            throw new IllegalStateException(impossible);
+        }
+        return key.substring(0, kept) + "~" + HexFormat.of().formatHex(digest, 0, 8);
     }
 
     /** The class bound to the current thread, if any. */

@@ -163,6 +163,10 @@ public final class Permit implements AutoCloseable {
         if (!released) {
             RELEASED.setRelease(this, true);
             giveBack();
+            // Counted once the permit is back, so that a refusal the request meets later knows work was written.
+            if (outcome == ExecutionOutcome.COMMITTED || outcome == ExecutionOutcome.UNKNOWN) {
+                held.operationCommitted();
+            }
         }
     }
 

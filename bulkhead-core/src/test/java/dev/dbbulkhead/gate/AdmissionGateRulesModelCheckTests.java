@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Lincheck model checking of a gate with admission rules — half its places held back for critical work, fair shares
  * between two keys — under every interleaving the model checker explores, with critical, default and sheddable
- * operations of either key, and operations without a key.
+ * operations of either key, and operations without a key (one flow of the rules' keyless key).
  *
  * <p>What is checked:
  * <ul>
@@ -29,8 +29,8 @@ import org.junit.jupiter.api.Timeout;
  *   <li>reserved places are never taken by non-critical work: at no moment are more non-critical operations inside
  *       than the places left unreserved (a ghost counted between admission and release, so never above the real
  *       number);</li>
- *   <li>reasons stay apart: a critical operation is never refused for criticality, an operation without a key never
- *       for a share, a key is refused for its share only while another operation of its own may be inside (one
+ *   <li>reasons stay apart: a critical operation is never refused for criticality, a key — operations without one
+ *       being one flow — is refused for its share only while another operation of its own may be inside (one
  *       whose span, from before it asked to after it ended, overlaps the refused one's), and nothing times out;</li>
  *   <li>no refusal path leaks a place: every permit is back at the end, nothing is parked, and the key table is empty
  *       and agrees with its running sums — at the end and at any moment an observer looks.</li>
@@ -49,6 +49,8 @@ public class AdmissionGateRulesModelCheckTests {
     /** What non-critical work may fill: B + Q less the half held back. */
     private static final int NON_CRITICAL_CEILING = RULES.admittedCeiling(Criticality.DEFAULT, MAX_CONCURRENT + MAX_QUEUED);
     private static final String[] KEYS = {"tenant-0", "tenant-1"};
+    /** The index the operations without a key are counted under: one flow, as the gate counts them. */
+    private static final int KEYLESS = KEYS.length;
 
     private final AdmissionGate gate = new AdmissionGate("rules", GateConfig.builder().maxConcurrent(MAX_CONCURRENT)
             .maxQueued(MAX_QUEUED).queueWait(QUEUE_WAIT).admissionRules(RULES).build());
@@ -56,8 +58,8 @@ public class AdmissionGateRulesModelCheckTests {
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger nonCriticalInside = new AtomicInteger();
     /** Per key, operations that began asking and that have ended (released or refused): ever growing. */
-    private final AtomicIntegerArray enteredByKey = new AtomicIntegerArray(KEYS.length);
-    private final AtomicIntegerArray endedByKey = new AtomicIntegerArray(KEYS.length);
+    private final AtomicIntegerArray enteredByKey = new AtomicIntegerArray(KEYS.length + 1);
+    private final AtomicIntegerArray endedByKey = new AtomicIntegerArray(KEYS.length + 1);
 
     @Operation
     public void enterCritical(@Param(name = "key") int key) {
@@ -76,7 +78,7 @@ public class AdmissionGateRulesModelCheckTests {
 
     @Operation
     public void enterWithoutKey() {
-        enter(Criticality.DEFAULT, -1);
+        enter(Criticality.DEFAULT, KEYLESS);
     }
 
     /** The figures a gauge reads, and the key table's sums, at any moment. */
@@ -87,16 +89,14 @@ public class AdmissionGateRulesModelCheckTests {
         check(active >= 0 && active <= MAX_CONCURRENT, "active() = " + active);
         check(waiting >= 0 && waiting <= MAX_CONCURRENT + MAX_QUEUED, "waiting() = " + waiting);
         check(table.consistent(), "key table sums disagree with its slots");
-        check(table.countedSlots() <= KEYS.length, "more keys counted than there are");
+        check(table.countedSlots() <= KEYS.length + 1, "more keys counted than there are, the keyless flow included");
     }
 
     private void enter(Criticality criticality, int key) {
-        int endedBefore = key >= 0 ? endedByKey.get(key) : 0;
-        if (key >= 0) {
-            enteredByKey.incrementAndGet(key);
-        }
+        int endedBefore = endedByKey.get(key);
+        enteredByKey.incrementAndGet(key);
         try {
-            OperationClass as = key < 0 ? OperationClass.of(criticality) : OperationClass.of(criticality, KEYS[key]);
+            OperationClass as = key == KEYLESS ? OperationClass.of(criticality) : OperationClass.of(criticality, KEYS[key]);
             Permit permit;
             try (OperationClass.Scope bound = as.bind()) {
                 permit = gate.acquire();
@@ -106,9 +106,7 @@ public class AdmissionGateRulesModelCheckTests {
             }
             runAndRelease(permit, criticality != Criticality.CRITICAL);
         } finally {
-            if (key >= 0) {
-                endedByKey.incrementAndGet(key);
-            }
+            endedByKey.incrementAndGet(key);
         }
     }
 
@@ -120,7 +118,7 @@ public class AdmissionGateRulesModelCheckTests {
         switch (reason) {
             case ADMISSION_FULL -> { }
             case SHED_BY_CRITICALITY -> check(criticality != Criticality.CRITICAL, "critical work shed for criticality");
-            case OVER_FAIR_SHARE -> check(key >= 0 && enteredByKey.get(key) - 1 - endedBefore >= 1,
+            case OVER_FAIR_SHARE -> check(enteredByKey.get(key) - 1 - endedBefore >= 1,
                     "refused for its share with nothing else of its key inside (key " + key + ")");
             default -> throw new AssertionError("refused as " + reason);
         }
@@ -153,7 +151,8 @@ public class AdmissionGateRulesModelCheckTests {
     @Test
     @DisplayName("model checking: criticality reserves and fair shares keep B and B+Q, never give a reserved place to non-critical work, keep their reasons apart and leak no place, under all explored interleavings")
     void modelCheck() {
-        assertThat(table.slotOf(KEYS[0])).as("the model's keys have slots of their own").isNotEqualTo(table.slotOf(KEYS[1]));
+        assertThat(java.util.Set.of(table.slotOf(KEYS[0]), table.slotOf(KEYS[1]), table.slotOf(RULES.keylessKey())))
+                .as("the model's keys, and the keyless flow, have slots of their own").hasSize(3);
         GateModelSteps.modelCheck(AdmissionGateRulesModelCheckTests.class, 0, 1);
     }
 }

@@ -154,13 +154,50 @@ class FairShareTests {
         GateModelSteps.checkIdle(gate);
     }
 
+    @Test
+    void operationsWithoutAKeyAreOneFlowHeldToOneShare() throws Exception {
+        AdmissionGate gate = sharedGate(4, 0, Map.of());
+        OperationClass keyless = OperationClass.of(Criticality.DEFAULT);
+        admit(gate, keyless);
+        admit(gate, keyless);
+        admit(gate, QUIET);
+
+        assertThat(refusal(gate, keyless)).as("4 × 1/2 = 2 places for every operation without a key, together")
+                .isEqualTo(RejectionReason.OVER_FAIR_SHARE);
+        admit(gate, QUIET);
+        assertThat(gate.keyTable().insideOf(AdmissionRules.DEFAULT_KEYLESS_KEY)).isEqualTo(2);
+        assertThat(gate.keyTable().insideOf("tenant-quiet")).as("the victim gets its share").isEqualTo(2);
+
+        leaveAll();
+        GateModelSteps.checkIdle(gate);
+        assertThat(gate.keyTable().consistent()).isTrue();
+    }
+
+    @Test
+    void aConfiguredKeylessKeyGivesOperationsWithoutAKeyItsWeight() throws Exception {
+        AdmissionGate gate = new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(4).admissionRules(AdmissionRules
+                .builder().fairShares(true).keylessKey("anonymous").keyWeights(Map.of("anonymous", 3)).build())
+                .build());
+        OperationClass keyless = OperationClass.of(Criticality.DEFAULT);
+        admit(gate, QUIET);
+        for (int i = 0; i < 3; i++) {
+            admit(gate, keyless);
+        }
+
+        assertThat(gate.keyTable().insideOf("anonymous")).as("4 × 3/4 = 3 places").isEqualTo(3);
+        assertThat(gate.config().admissionRules().keylessKey()).isEqualTo("anonymous");
+
+        leaveAll();
+        GateModelSteps.checkIdle(gate);
+    }
+
     private static AdmissionGate sharedGate(int maxConcurrent, int maxQueued, Map<String, Integer> weights) {
         return new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(maxQueued)
                 .admissionRules(AdmissionRules.builder().fairShares(true).keyWeights(weights).build()).build());
     }
 
     private void admit(AdmissionGate gate, OperationClass as) throws Exception {
-        QueuedCaller caller = QueuedCaller.startAs(as.key().orElseThrow() + "-" + inside.size(), gate, as, served);
+        QueuedCaller caller = QueuedCaller.startAs(as.key().orElse("keyless") + "-" + inside.size(), gate, as, served);
         assertThat(caller.outcome()).isEqualTo("admitted");
         inside.add(caller);
     }

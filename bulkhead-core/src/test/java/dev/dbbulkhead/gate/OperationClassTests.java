@@ -70,4 +70,41 @@ class OperationClassTests {
         assertThatThrownBy(() -> OperationClass.of(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> OperationClass.of(Criticality.DEFAULT, null)).isInstanceOf(NullPointerException.class);
     }
+
+    @Test
+    void aKeyOfTenKilobytesIsKeptAsSixtyFourCharactersTheSameEachTimeAndApartFromAnother() {
+        String tenKilobytes = "t".repeat(10_240);
+        String another = "t".repeat(10_239) + "u";
+
+        String kept = OperationClass.of(Criticality.DEFAULT, tenKilobytes).key().orElseThrow();
+
+        assertThat(kept).hasSize(OperationClass.MAX_KEY_LENGTH).startsWith("t".repeat(47) + "~")
+                .matches("t{47}~[0-9a-f]{16}");
+        assertThat(OperationClass.of(Criticality.CRITICAL, tenKilobytes).key()).contains(kept);
+        assertThat(OperationClass.boundedKey(another)).hasSize(OperationClass.MAX_KEY_LENGTH).isNotEqualTo(kept);
+    }
+
+    @Test
+    void aKeyOfAtMostSixtyFourCharactersIsKeptAsItIs() {
+        String longest = "k".repeat(OperationClass.MAX_KEY_LENGTH);
+
+        assertThat(OperationClass.of(Criticality.DEFAULT, longest).key()).contains(longest);
+        assertThat(OperationClass.boundedKey("acme")).isEqualTo("acme");
+    }
+
+    @Test
+    void aLongKeyIsNotCutInsideASurrogatePair() {
+        String emoji = "\uD83D\uDE00";
+        String key = "x".repeat(46) + emoji + "y".repeat(100);
+
+        String kept = OperationClass.boundedKey(key);
+
+        assertThat(kept).hasSizeLessThanOrEqualTo(OperationClass.MAX_KEY_LENGTH).startsWith("x".repeat(46) + "~");
+    }
+
+    @Test
+    void aWeightForAKeyLongerThanAnyKeptIsRefusedNamingTheBound() {
+        assertThatThrownBy(() -> AdmissionRules.builder().keyWeights(java.util.Map.of("w".repeat(65), 2)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 64 characters long, was 65");
+    }
 }

@@ -64,6 +64,9 @@ public class BulkheadProperties {
     /** What an HTTP request tells the gates of its operations: their criticality and their key (tenant). */
     private final RequestClass requestClass = new RequestClass();
 
+    /** What the dbbulkheads actuator endpoint shows. */
+    private final Endpoint endpoint = new Endpoint();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -108,6 +111,38 @@ public class BulkheadProperties {
         return requestClass;
     }
 
+    public Endpoint getEndpoint() {
+        return endpoint;
+    }
+
+    /** What the dbbulkheads actuator endpoint shows. */
+    public static class Endpoint {
+
+        /**
+         * How the keys (tenants) of fair shares are shown: hashed (sha256: and 16 hex digits of the key's SHA-256) or
+         * raw.
+         */
+        private ShowKeys showKeys = ShowKeys.HASHED;
+
+        public ShowKeys getShowKeys() {
+            return showKeys;
+        }
+
+        public void setShowKeys(ShowKeys showKeys) {
+            this.showKeys = showKeys;
+        }
+    }
+
+    /** How the endpoint shows keys. */
+    public enum ShowKeys {
+
+        /** sha256: and the first 16 hex digits of the SHA-256 of the key: told apart and found, not read. */
+        HASHED,
+
+        /** As operations carry them. */
+        RAW
+    }
+
     /**
      * Where an HTTP request's operations get their class, for the workloads with criticality reserves or fair shares:
      * a header naming the criticality, a header carrying the key. Nothing is read by default.
@@ -119,6 +154,12 @@ public class BulkheadProperties {
 
         /** Header whose value is the key (tenant) of the request's operations, held to fair shares. */
         private @Nullable String keyHeader;
+
+        /**
+         * Whether the key of a request's operations is the name of its authenticated principal, and nothing a client
+         * sends; an anonymous request has no key. Cannot be set with key-header.
+         */
+        private boolean keyFromPrincipal;
 
         public @Nullable String getCriticalityHeader() {
             return criticalityHeader;
@@ -134,6 +175,14 @@ public class BulkheadProperties {
 
         public void setKeyHeader(@Nullable String keyHeader) {
             this.keyHeader = keyHeader;
+        }
+
+        public boolean isKeyFromPrincipal() {
+            return keyFromPrincipal;
+        }
+
+        public void setKeyFromPrincipal(boolean keyFromPrincipal) {
+            this.keyFromPrincipal = keyFromPrincipal;
         }
     }
 
@@ -659,6 +708,9 @@ public class BulkheadProperties {
         /** Keys with meters of their own, the busiest; the others are counted together as key=other. 0 to 100. */
         private @Nullable Integer meteredKeys;
 
+        /** The key operations without one are held to a share under, as one flow; 1 to 64 characters. */
+        private @Nullable String keylessKey;
+
         public @Nullable Boolean getEnabled() {
             return enabled;
         }
@@ -689,6 +741,14 @@ public class BulkheadProperties {
 
         public void setMeteredKeys(@Nullable Integer meteredKeys) {
             this.meteredKeys = meteredKeys;
+        }
+
+        public @Nullable String getKeylessKey() {
+            return keylessKey;
+        }
+
+        public void setKeylessKey(@Nullable String keylessKey) {
+            this.keylessKey = keylessKey;
         }
     }
 

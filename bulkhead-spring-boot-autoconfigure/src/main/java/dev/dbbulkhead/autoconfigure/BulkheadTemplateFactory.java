@@ -83,7 +83,8 @@ final class BulkheadTemplateFactory {
         }
         // Only a workload with fair shares counts its keys: the others pay nothing per operation for it.
         KeyTally tally = settings.gateConfig().admissionRules().fairShares()
-                ? new KeyTally(workload, settings.meteredKeys()) : null;
+                ? new KeyTally(workload, settings.meteredKeys(), settings.gateConfig().admissionRules().keylessKey())
+                : null;
         if (tally != null) {
             listeners.add(tally);
             keyTallies.add(tally);

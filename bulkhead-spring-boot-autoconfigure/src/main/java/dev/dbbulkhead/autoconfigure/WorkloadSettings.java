@@ -176,6 +176,8 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 AdmissionRules.DEFAULT_KEY_SLOTS), rules::keySlots);
         validate(resolver.setting("fair-share.weights", workload -> workload.getFairShare().getWeights(),
                 Map.<String, Integer>of()), rules::keyWeights);
+        validate(resolver.setting("fair-share.keyless-key", workload -> workload.getFairShare().getKeylessKey(),
+                AdmissionRules.DEFAULT_KEYLESS_KEY), rules::keylessKey);
         return validate(resolver.setting("criticality.sheddable-reserve",
                 workload -> workload.getCriticality().getSheddableReserve(),
                 AdmissionRules.DEFAULT_SHEDDABLE_RESERVE), reserve -> rules.sheddableReserve(reserve).build());

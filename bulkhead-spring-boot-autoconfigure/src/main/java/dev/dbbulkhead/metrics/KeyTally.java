@@ -25,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * seen once, so never takes a named place, and named keys change only when another key really is busier. As in any
  * space-saving sketch, a key is sure to be kept only while it has more than one operation in every
  * {@code entries} of the workload's keyed operations. A key's own counts start when it is named; before, and once displaced, its
- * operations count as {@value #OTHER}. Operations without a key are not counted here.
+ * operations count as {@value #OTHER}. Operations without a key are counted under the workload's keyless key when it
+ * has one ({@link #KeyTally(String, int, String)}), as the gate holds them to that key's share; otherwise not at all.
  *
  * <p>A gate listener, told on the deciding thread, which reads the thread's {@link OperationClass}. Each decision is a
  * few steps under a short lock (a {@code ReentrantLock}, which a waiting virtual thread does not pin); observers are told of named and displaced keys after it is released. Counts are read
@@ -42,6 +43,7 @@ public final class KeyTally implements GateListener {
     /** Bounded by the entries' number: each key it holds is one entry's. */
     private final Map<String, Entry> byKey;
     private final Counts other = new Counts(OTHER);
+    private final @Nullable String keylessKey;
     private final List<Observer> observers = new CopyOnWriteArrayList<>();
     /** Guards the sketch: a few steps per decision, never held while waiting or while observers are told. */
     private final ReentrantLock lock = new ReentrantLock();
@@ -53,6 +55,17 @@ public final class KeyTally implements GateListener {
      * @param meteredKeys how many keys may be counted on their own at once, 0 to count every key as {@value #OTHER}
      */
     public KeyTally(String workload, int meteredKeys) {
+        this(workload, meteredKeys, null);
+    }
+
+    /**
+     * @param workload    the workload whose operations it counts
+     * @param meteredKeys how many keys may be counted on their own at once, 0 to count every key as {@value #OTHER}
+     * @param keylessKey  the key operations without one are counted under, as the gate's fair shares count them; null
+     *                    not to count them
+     */
+    public KeyTally(String workload, int meteredKeys, @Nullable String keylessKey) {
+        this.keylessKey = keylessKey;
         if (meteredKeys < 0) {
             throw new IllegalArgumentException("meteredKeys must be at least 0, was " + meteredKeys);
         }
@@ -159,7 +172,7 @@ public final class KeyTally implements GateListener {
     }
 
     private void record(boolean admitted) {
-        String key = OperationClass.current().flatMap(OperationClass::key).orElse(null);
+        String key = OperationClass.current().flatMap(OperationClass::key).orElse(keylessKey);
         if (key != null) {
             record(key, admitted);
         }

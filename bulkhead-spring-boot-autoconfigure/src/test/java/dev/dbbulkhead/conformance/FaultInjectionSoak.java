@@ -326,9 +326,6 @@ final class FaultInjectionSoak {
                     && admittedAs.criticality() == Criticality.CRITICAL) {
                 violations.add("operation " + sequence + ": critical work shed for criticality");
             }
-            if (rejected.reason() == RejectionReason.OVER_FAIR_SHARE && admittedAs.key().isEmpty()) {
-                violations.add("operation " + sequence + ": work without a key refused for a fair share");
-            }
             if (rejected.reason() != RejectionReason.INTERRUPTED && !Thread.currentThread().isInterrupted()) {
                 return false;
             }

@@ -111,6 +111,23 @@ class KeyTallyTests {
         assertThat(tally.other().admitted()).as("an operation without a key is not counted").isZero();
     }
 
+    @Test
+    void operationsWithoutAKeyAreCountedUnderTheKeylessKeyAsTheGateHoldsThem() {
+        KeyTally withKeyless = new KeyTally("tenants", 2, "(keyless)");
+        try (OperationClass.Scope bound = OperationClass.of(Criticality.DEFAULT, "acme").bind()) {
+            withKeyless.onAdmitted("tenants", 0);
+        }
+        withKeyless.onAdmitted("tenants", 0);
+        withKeyless.onAdmitted("tenants", 0);
+        try (OperationClass.Scope bound = OperationClass.of(Criticality.SHEDDABLE).bind()) {
+            withKeyless.onRejected("tenants", RejectionReason.OVER_FAIR_SHARE, GateListener.NEVER_ADMITTED);
+        }
+
+        assertThat(withKeyless.topKeys()).extracting(KeyTally.Counts::key).containsExactly("(keyless)", "acme");
+        assertThat(withKeyless.topKeys().get(0).admitted()).isEqualTo(2);
+        assertThat(withKeyless.topKeys().get(0).rejected()).isEqualTo(1);
+    }
+
     private static Set<String> keysMetered(SimpleMeterRegistry registry) {
         return registry.find(KeyMeterBinder.KEY_OPERATIONS).tag("workload", "tenants").meters().stream()
                 .map(meter -> meter.getId().getTag("key")).collect(Collectors.toSet());

@@ -24,7 +24,11 @@ import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import dev.dbbulkhead.transaction.WorkloadRetries;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -46,13 +50,46 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 /**
  * The {@code dbbulkheads} actuator endpoint: every workload's limits, state and totals next to its pool, and a
  * write operation that resizes a workload at run time. Writes need {@code management.endpoint.dbbulkheads.access
- * =unrestricted}; by default the endpoint is read-only.
+ * =unrestricted}; by default the endpoint is read-only. Tenant keys are shown hashed unless {@link KeyDisplay#RAW} is
+ * asked for; a resize is bounded by the workload's pool ({@link #resize}).
  */
 @Endpoint(id = BulkheadsEndpoint.ID, defaultAccess = Access.READ_ONLY)
 public class BulkheadsEndpoint {
 
     /** The endpoint id. */
     public static final String ID = "dbbulkheads";
+
+    /**
+     * The largest Q a resize may set: 10,000 operations admitted to wait. Each is a caller parked with its request's
+     * state; a larger queue is a configuration decision, not one for a run-time write.
+     */
+    public static final int MAX_RESIZED_QUEUED = 10_000;
+
+    /** How the endpoint shows the keys (tenants) of fair shares. */
+    public enum KeyDisplay {
+
+        /**
+         * {@code sha256:} and the first 16 hex digits of the SHA-256 of the key's UTF-8 bytes: whoever reads the
+         * endpoint can tell keys apart and find a key they know, but not learn the tenants.
+         */
+        HASHED,
+
+        /** The keys as operations carry them. */
+        RAW;
+
+        String show(String key) {
+            if (this == RAW) {
+                return key;
+            }
+            try {
+                byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+                return "sha256:" + HexFormat.of().formatHex(digest, 0, 8);
+            } catch (NoSuchAlgorithmException impossible) {
+                // Every Java platform must provide SHA-256.
+                throw new IllegalStateException(impossible);
+            }
+        }
+    }
 
     private final BulkheadRegistry registry;
     private final WorkloadTotals totals;
@@ -63,6 +100,7 @@ public class BulkheadsEndpoint {
     private final @Nullable ObjectProvider<WatchedPools> ungated;
     private final @Nullable RequestDeadlineDescriptor requestDeadline;
     private final KeyTallies keyTallies;
+    private final KeyDisplay keyDisplay;
 
     /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
@@ -119,6 +157,25 @@ public class BulkheadsEndpoint {
                              @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
                              @Nullable ObjectProvider<WatchedPools> ungated,
                              @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies) {
+        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline, keyTallies,
+                KeyDisplay.HASHED);
+    }
+
+    /**
+     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
+     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
+     * @param requestDeadline how requests get their deadlines; null when they get none
+     * @param keyTallies      the busiest keys of the workloads with fair shares
+     * @param keyDisplay      how keys are shown
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
+                             @Nullable ObjectProvider<WatchedPools> ungated,
+                             @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies,
+                             KeyDisplay keyDisplay) {
+        this.keyDisplay = keyDisplay;
         this.keyTallies = keyTallies;
         this.requestDeadline = requestDeadline;
         this.registry = registry;
@@ -149,7 +206,9 @@ public class BulkheadsEndpoint {
     /**
      * Changes B and/or Q of a workload without blocking: growing takes effect at once; shrinking lets running
      * operations finish while new admissions obey the new limits. A limit left out keeps its value. The B of an
-     * adaptive workload is learnt, not set: only its Q may be resized. None for an unknown name:
+     * adaptive workload is learnt, not set: only its Q may be resized. B may not exceed the {@code maximumPoolSize}
+     * of the workload's pool, when it is known: operations beyond it would only wait in the pool, past the gate that
+     * is there to bound them. Q may not exceed {@value #MAX_RESIZED_QUEUED}. None for an unknown name:
      * {@link BulkheadsEndpointWebExtension} answers it with HTTP 404, as a read does.
      */
     @WriteOperation
@@ -167,6 +226,22 @@ public class BulkheadsEndpoint {
             throw new InvalidEndpointRequestException("The B of workload '" + name + "' is adaptive: it is learnt"
                     + " between limit.min-concurrent and limit.max-concurrent; resize maxQueued (Q) only, or set"
                     + " limit.mode=fixed", "adaptive B");
+        }
+        // A fleet-coordinated B is only a request, which the fleet's share caps (the pool follows the share).
+        if (maxConcurrent != null && membership().flatMap(member -> member.ceiling(name)).isEmpty()) {
+            Optional<PoolSettings> pool = template.dataSource().flatMap(PoolSettings::of);
+            if (pool.isPresent() && maxConcurrent > pool.get().maximumPoolSize()) {
+                String poolName = pool.get().name();
+                String refusal = "maxConcurrent (B) of workload '" + name + "' must be at most its pool's"
+                        + " maximumPoolSize " + pool.get().maximumPoolSize()
+                        + (poolName == null ? "" : " (pool " + poolName + ")") + ", was " + maxConcurrent;
+                throw new InvalidEndpointRequestException(refusal, refusal);
+            }
+        }
+        if (maxQueued != null && maxQueued > MAX_RESIZED_QUEUED) {
+            String refusal = "maxQueued (Q) of workload '" + name + "' must be at most " + MAX_RESIZED_QUEUED
+                    + " when resized at run time, was " + maxQueued;
+            throw new InvalidEndpointRequestException(refusal, refusal);
         }
         try {
             // A limit left out is kept as it is at the moment of the change, not as it was read before it.
@@ -200,7 +275,8 @@ public class BulkheadsEndpoint {
                 QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null),
                 LendingDescriptor.of(gate),
                 config.admissionRules().isNone() ? null
-                        : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null)));
+                        : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null),
+                                keyDisplay));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -445,7 +521,8 @@ public class BulkheadsEndpoint {
      * @param sheddableReserve share of B + Q sheddable operations may not take
      * @param fairShares       whether keys are held to fair shares
      * @param keySlots         size of the gate's key table
-     * @param weights          the configured weights by key; keys not listed weigh 1
+     * @param weights          the configured weights by key, shown as the endpoint's {@link KeyDisplay} says; keys not
+     *                         listed weigh 1
      * @param meteredKeys      how many keys are counted on their own; 0 without fair shares
      * @param topKeys          the busiest keys, busiest first, each counted since it became one of them
      * @param otherKeys        the operations of every other key, together; null without fair shares
@@ -454,25 +531,28 @@ public class BulkheadsEndpoint {
                                   Map<String, Integer> weights, int meteredKeys, List<KeyDescriptor> topKeys,
                                   @Nullable KeyDescriptor otherKeys) {
 
-        static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally) {
+        static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally, KeyDisplay display) {
+            Map<String, Integer> weights = new LinkedHashMap<>();
+            rules.keyWeights().forEach((key, weight) -> weights.put(display.show(key), weight));
             return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.fairShares(),
-                    rules.keySlots(), rules.keyWeights(), tally == null ? 0 : tally.meteredKeys(),
-                    tally == null ? List.of() : tally.topKeys().stream().map(KeyDescriptor::of).toList(),
-                    tally == null ? null : KeyDescriptor.of(tally.other()));
+                    rules.keySlots(), weights, tally == null ? 0 : tally.meteredKeys(),
+                    tally == null ? List.of() : tally.topKeys().stream()
+                            .map(counts -> KeyDescriptor.of(counts, display)).toList(),
+                    tally == null ? null : KeyDescriptor.of(tally.other(), KeyDisplay.RAW));
         }
     }
 
     /**
      * The operations of one key, or of every key not among the busiest.
      *
-     * @param key      the key, or {@code other}
+     * @param key      the key, shown as the endpoint's {@link KeyDisplay} says, or {@code other}
      * @param admitted operations admitted
      * @param rejected operations refused, for any reason
      */
     public record KeyDescriptor(String key, long admitted, long rejected) {
 
-        static KeyDescriptor of(KeyTally.Counts counts) {
-            return new KeyDescriptor(counts.key(), counts.admitted(), counts.rejected());
+        static KeyDescriptor of(KeyTally.Counts counts, KeyDisplay display) {
+            return new KeyDescriptor(display.show(counts.key()), counts.admitted(), counts.rejected());
         }
     }
 

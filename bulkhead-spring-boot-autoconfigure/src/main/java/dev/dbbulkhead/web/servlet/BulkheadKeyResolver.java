@@ -24,10 +24,14 @@ import org.jspecify.annotations.Nullable;
 @FunctionalInterface
 public interface BulkheadKeyResolver {
 
-    /** The key of {@code request}'s operations, or {@code null} for none (no share holds them). */
+    /** The key of {@code request}'s operations, or {@code null} for none (one flow with every operation without a key). */
     @Nullable String keyOf(HttpServletRequest request);
 
-    /** The value of header {@code name}; no key when it is absent or empty. */
+    /**
+     * The value of header {@code name}; no key when it is absent or empty. A client that can set the header chooses
+     * its share, or a new one per request: read it only when a trusted hop (a gateway that authenticates the caller)
+     * sets it and drops the client's own; otherwise use {@link #principal()}.
+     */
     static BulkheadKeyResolver header(String name) {
         Objects.requireNonNull(name, "name");
         return request -> {

@@ -13,13 +13,23 @@ import org.springframework.http.ResponseEntity;
 /**
  * The answer to a {@link BulkheadRejectedException}: HTTP 503, a {@code Retry-After} header in whole seconds (with
  * the workload's jitter, {@link RetryAfter}) and a
- * problem-detail body naming only the workload and the reason: nothing ran, so there is no SQL, connection or stack
- * trace to tell. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
+ * problem-detail body naming only the workload and the reason: the refused operation did not run, so there is no
+ * SQL, connection or stack trace to tell. When earlier operations of the same request had committed, the detail says
+ * so — the request is part done and not safe to retry blindly — and the problem counts them in
+ * {@value #COMMITTED_BEFORE}. A {@link DeadlineExceededException} (admitted, then out of its deadline, rolled back) gets the
  * same answer with reason {@value #DEADLINE_EXCEEDED}. Given ahead of the application's catch-all exception
  * handlers, wherever the failure surfaced in Spring MVC; an application's own {@code @ExceptionHandler} for
  * rejections or transaction timeouts is used instead. A bean of this type replaces it.
  */
 public class BulkheadRejectedExceptionHandler {
+
+    /**
+     * The problem's property, present when above zero, that counts the operations of the refused request that had
+     * committed before the refusal ({@link BulkheadRejectedException#committedBefore()}).
+     */
+    public static final String COMMITTED_BEFORE = "committedBefore";
+
+    private static final String NOTHING_DONE = " nothing was done.";
 
     /** The {@code reason} of the problem answering a {@link DeadlineExceededException}. */
     public static final String DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
@@ -68,7 +78,31 @@ public class BulkheadRejectedExceptionHandler {
                     + " nothing was done.";
             default -> "is overloaded; nothing was done.";
         };
+        if (rejection.committedBefore() > 0) {
+            return partDone(rejection, what);
+        }
         return serviceUnavailable(rejection.workload(), rejection.reason().name(), what);
+    }
+
+    /**
+     * The answer to a refusal after earlier operations of the request committed: each ran in a transaction of its own,
+     * so the request is part done, and a client that retries it whole repeats them. Still 503 with Retry-After (the
+     * workload is overloaded), but the detail says so instead of "nothing was done", and the problem counts them.
+     */
+    private ResponseEntity<ProblemDetail> partDone(BulkheadRejectedException rejection, String what) {
+        String refused = what.endsWith(NOTHING_DONE) ? what.substring(0, what.length() - NOTHING_DONE.length()) : what;
+        int committed = rejection.committedBefore();
+        String detail = "The database workload '" + rejection.workload() + "' " + refused + " this operation did not"
+                + " run, but earlier database work of this request was committed (" + committed + " operation"
+                + (committed == 1 ? "" : "s") + "); it is not safe to retry this request blindly.";
+        long retryAfterSeconds = retryAfterByWorkload.getOrDefault(rejection.workload(), defaultRetryAfter).draw();
+        ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, detail);
+        problem.setProperty("workload", rejection.workload());
+        problem.setProperty("reason", rejection.reason().name());
+        problem.setProperty(COMMITTED_BEFORE, committed);
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds))
+                .body(problem);
     }
 
     /**

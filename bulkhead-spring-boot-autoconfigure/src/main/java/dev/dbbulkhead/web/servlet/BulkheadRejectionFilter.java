@@ -1,5 +1,6 @@
 package dev.dbbulkhead.web.servlet;
 
+import dev.dbbulkhead.gate.RequestCommits;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -13,6 +14,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * a formatter calling a gated method), or by a filter behind this one — with 503 and {@code Retry-After} instead of
  * the container's 500. Whatever the view wrote so far is discarded; once the response is committed nothing can be
  * changed and the failure goes on as it came.
+ *
+ * <p>It also counts the request's committed operations ({@link RequestCommits#track()}) from here to its end, so that
+ * a refusal after some of them says that the request is part done rather than that nothing was done.
  */
 public final class BulkheadRejectionFilter extends OncePerRequestFilter implements Ordered {
 
@@ -32,7 +36,7 @@ public final class BulkheadRejectionFilter extends OncePerRequestFilter implemen
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        try {
+        try (RequestCommits.Scope tracked = RequestCommits.track()) {
             chain.doFilter(request, response);
         } catch (ServletException | IOException | RuntimeException failure) {
             RuntimeException overload = BulkheadRejectionResponder.overloadIn(failure);

@@ -21,8 +21,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * request with neither is not classified (default criticality, no key). Work handed to another thread does not
  * carry it unless wrapped ({@link OperationClass#wrap(Runnable)}); an asynchronous dispatch is not given it.
  *
- * <p>A criticality header lets callers rank their own requests: read it from a trusted hop (a gateway that sets it),
- * not from the open internet.
+ * <p>A criticality header lets callers rank their own requests, and a key header lets them choose the share they are
+ * counted against: read them from a trusted hop (a gateway that sets them), not from the open internet, or take the
+ * key from the authenticated principal ({@link BulkheadKeyResolver#principal()}).
  */
 public final class RequestClassFilter extends OncePerRequestFilter implements Ordered {
 

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.web.servlet;
 
+import dev.dbbulkhead.deadline.TimeoutHeaderValues;
 import dev.dbbulkhead.gate.RequestDeadline;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -20,7 +21,9 @@ import org.springframework.web.util.pattern.PathPattern;
  * Fixes each request's deadline as it arrives and binds it to the request's thread for the whole request
  * ({@link RequestDeadline#bind()}): every {@code @DbBulkhead} and {@code BulkheadTemplate} operation of the request
  * then gets what is left of it. The budget is the shortest of those the caller sends in the configured headers and
- * the application's own for the request's path; a request with none has no deadline. Work the request hands to
+ * the application's own for the request's path; a request with none has no deadline. A header value that does not read
+ * is no budget (one debug line says so), and one longer than {@link TimeoutHeaderValues#MAX_BUDGET} counts as that:
+ * what a client sends never fails the request. Work the request hands to
  * another thread does not carry it unless wrapped ({@link RequestDeadline#wrap(Runnable)}); an asynchronous dispatch
  * is not given it.
  */
@@ -74,12 +77,31 @@ public final class RequestDeadlineFilter extends OncePerRequestFilter implements
         Duration shortest = applicationBudget(request);
         for (TimeoutHeader header : headers) {
             String value = request.getHeader(header.name());
-            Duration sent = value == null ? null : header.reading().apply(value).orElse(null);
+            Duration sent = value == null ? null : readable(header, value);
             if (sent != null && (shortest == null || sent.compareTo(shortest) < 0)) {
                 shortest = sent;
             }
         }
         return shortest;
+    }
+
+    private @Nullable Duration readable(TimeoutHeader header, String value) {
+        Duration sent = header.reading().apply(value).orElse(null);
+        if (sent == null) {
+            if (logger.isDebugEnabled()) {
+                logger.debug("Ignored the value of header " + header.name() + ", which is no budget: "
+                        + abbreviated(value));
+            }
+            return null;
+        }
+        // A reading of the application's own may give more than a deadline can count to.
+        return sent.compareTo(TimeoutHeaderValues.MAX_BUDGET) > 0 ? TimeoutHeaderValues.MAX_BUDGET : sent;
+    }
+
+    /** At most the first 32 characters of what a client sent, so that a long header does not make a long log line. */
+    private static String abbreviated(String value) {
+        return value.length() <= 32 ? "'" + value + "'" : "'" + value.substring(0, 32) + "...' (" + value.length()
+                + " characters)";
     }
 
     private @Nullable Duration applicationBudget(HttpServletRequest request) {

@@ -104,4 +104,22 @@ class GrantedWriteApplicationTests extends WebApplicationTestSupport {
         assertThat(registry.template("reports").gate().config().maxConcurrent()).isEqualTo(2);
         assertThat(registry.template("reports").gate().config().maxQueued()).isZero();
     }
+
+    @Test
+    void aResizeBeyondThePoolOrTheLargestQueueIsRefusedNamingTheBoundAndTheLimitsStay(
+            @org.springframework.beans.factory.annotation.Autowired BulkheadsEndpoint endpoint) throws Exception {
+        assertThat(post("/actuator/dbbulkheads/reports", "{\"maxConcurrent\": 31}").statusCode())
+                .as("above the pool's 30 connections").isEqualTo(400);
+        assertThat(post("/actuator/dbbulkheads/reports", "{\"maxConcurrent\": 2147483647}").statusCode()).isEqualTo(400);
+        assertThat(post("/actuator/dbbulkheads/reports", "{\"maxQueued\": 10001}").statusCode()).isEqualTo(400);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> endpoint.resize("reports", 31, null))
+                .hasMessageContaining("maximumPoolSize 30").hasMessageContaining("was 31");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> endpoint.resize("reports", null, 10_001))
+                .hasMessageContaining("at most 10000").hasMessageContaining("was 10001");
+
+        assertThat(registry.template("reports").gate().config().maxConcurrent()).isEqualTo(2);
+        assertThat(registry.template("reports").gate().config().maxQueued()).isZero();
+        assertThat(post("/actuator/dbbulkheads/reports", "{\"maxConcurrent\": 30, \"maxQueued\": 10000}")
+                .statusCode()).as("the bounds themselves").isEqualTo(200);
+    }
 }

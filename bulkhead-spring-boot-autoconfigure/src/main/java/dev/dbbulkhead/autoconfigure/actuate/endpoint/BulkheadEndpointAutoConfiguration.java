@@ -52,7 +52,9 @@ public final class BulkheadEndpointAutoConfiguration {
                                         ObjectProvider<KeyTallies> keyTallies) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
                 adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated,
-                requestDeadline(properties.getRequestDeadline()), keyTallies.getIfAvailable(KeyTallies::new));
+                requestDeadline(properties.getRequestDeadline()), keyTallies.getIfAvailable(KeyTallies::new),
+                properties.getEndpoint().getShowKeys() == BulkheadProperties.ShowKeys.RAW
+                        ? BulkheadsEndpoint.KeyDisplay.RAW : BulkheadsEndpoint.KeyDisplay.HASHED);
     }
 
     /** What the configuration says of request deadlines; null when requests get none. */

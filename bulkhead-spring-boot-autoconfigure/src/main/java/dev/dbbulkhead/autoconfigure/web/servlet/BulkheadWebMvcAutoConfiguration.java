@@ -130,7 +130,7 @@ public final class BulkheadWebMvcAutoConfiguration {
 
     /**
      * The request's class, when something gives one: the criticality header, the key from the application's
-     * {@link BulkheadKeyResolver} bean, else from the key header.
+     * {@link BulkheadKeyResolver} bean, else from the authenticated principal or the key header.
      */
     @Bean
     @ConditionalOnMissingBean
@@ -138,7 +138,13 @@ public final class BulkheadWebMvcAutoConfiguration {
     RequestClassFilter requestClassFilter(BulkheadProperties properties, ObjectProvider<BulkheadKeyResolver> keys) {
         BulkheadProperties.RequestClass settings = properties.getRequestClass();
         String keyHeader = settings.getKeyHeader();
-        BulkheadKeyResolver resolver = keys.getIfUnique(() -> keyHeader == null ? null
+        if (settings.isKeyFromPrincipal() && keyHeader != null) {
+            // Either the key is the authenticated principal, which a client cannot choose, or a header, which it can.
+            throw BulkheadConfigurationException.invalidProperty("db.bulkhead.request-class.key-header", keyHeader,
+                    "no key header while db.bulkhead.request-class.key-from-principal is true");
+        }
+        BulkheadKeyResolver resolver = keys.getIfUnique(() -> settings.isKeyFromPrincipal()
+                ? BulkheadKeyResolver.principal() : keyHeader == null ? null
                 : BulkheadKeyResolver.header(nonBlank("db.bulkhead.request-class.key-header", keyHeader)));
         String criticalityHeader = settings.getCriticalityHeader();
         return new RequestClassFilter(criticalityHeader == null ? null

@@ -6,8 +6,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 
 /**
- * Matches when something gives requests a class: a criticality header, a key header or a {@link BulkheadKeyResolver}
- * bean. Without one no request is classified, and no filter need look at any.
+ * Matches when something gives requests a class: a criticality header, a key header, keys from the principal or a
+ * {@link BulkheadKeyResolver} bean. Without one no request is classified, and no filter need look at any.
  */
 final class RequestClassConfigured extends AnyNestedCondition {
 
@@ -21,6 +21,10 @@ final class RequestClassConfigured extends AnyNestedCondition {
 
     @ConditionalOnProperty(prefix = "db.bulkhead.request-class", name = "key-header")
     static final class KeyHeader {
+    }
+
+    @ConditionalOnProperty(prefix = "db.bulkhead.request-class", name = "key-from-principal", havingValue = "true")
+    static final class KeyFromPrincipal {
     }
 
     @ConditionalOnBean(BulkheadKeyResolver.class)

@@ -79,6 +79,15 @@ class OperationClassOverHttpTests {
         ApplicationTestSupport.sharedDatabase(properties);
     }
 
+    /**
+     * A key refused keeps claiming its share for two epochs of B + Q keyed admissions: eight admissions of a key of
+     * their own let the next test start with no claim of this one's.
+     */
+    @org.junit.jupiter.api.AfterEach
+    void theRefusedKeysOfThisTestAreForgotten() {
+        runAs(registry.template("tenants"), "between-tests", 2 * 4);
+    }
+
     @Test
     void aTenantOverItsShareIsRefusedOverFairShareWhileAnotherIsAdmitted_keysFromTheHeader() throws Exception {
         try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
@@ -164,12 +173,49 @@ class OperationClassOverHttpTests {
         HttpResponse<String> endpoint = get("/actuator/dbbulkheads/tenants", null, null);
         assertThat(endpoint.statusCode()).isEqualTo(200);
         assertThat(endpoint.body()).contains("\"fairShares\":true").contains("\"keySlots\":256")
-                .contains("\"meteredKeys\":2").contains("\"topKeys\":[{\"key\":\"heavy-1\"")
-                .contains("{\"key\":\"heavy-2\",\"admitted\":")
-                .contains("\"otherKeys\":{\"key\":\"other\"");
+                .contains("\"meteredKeys\":2").contains("\"topKeys\":[{\"key\":\"" + hashed("heavy-1") + "\"")
+                .contains("{\"key\":\"" + hashed("heavy-2") + "\",\"admitted\":")
+                .contains("\"otherKeys\":{\"key\":\"other\"").as("keys are shown hashed by default")
+                .doesNotContain("heavy-1").doesNotContain("heavy-2");
         assertThat(get("/actuator/dbbulkheads/checkout", null, null).body())
                 .contains("\"rules\":{\"criticalReserve\":0.34,\"sheddableReserve\":0.67,\"fairShares\":false")
                 .contains("\"topKeys\":[]");
+    }
+
+    @Test
+    void operationsWithoutAKeyAreOneFlowHeldToItsShare() throws Exception {
+        try (HeldOperations keyless = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT));
+             HeldOperations victim = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "victim"))) {
+            HttpResponse<String> refused = get("/tenants", null, null);
+            assertThat(refused.statusCode()).as("a third place for requests without a key").isEqualTo(503);
+            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+
+            assertThat(get("/tenants", "X-Tenant", "victim").statusCode()).as("the victim's second place").isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aKeyOfTenKilobytesFromAFormBodyIsKeptAsSixtyFourCharactersInMetersAndTheEndpoint() throws Exception {
+        String tenKilobytes = "t".repeat(10_240);
+        HttpRequest form = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tenants/form"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("times=200&tenant=" + tenKilobytes)).build();
+
+        assertThat(http.send(form, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+
+        String kept = OperationClass.boundedKey(tenKilobytes);
+        assertThat(meters.find(KeyMeterBinder.KEY_OPERATIONS).tag("workload", "tenants").meters())
+                .extracting(meter -> meter.getId().getTag("key")).as("the busiest key, shortened").contains(kept)
+                .allSatisfy(key -> assertThat(key).hasSizeLessThanOrEqualTo(OperationClass.MAX_KEY_LENGTH));
+        HttpResponse<String> endpoint = get("/actuator/dbbulkheads/tenants", null, null);
+        assertThat(endpoint.body()).contains(hashed(kept)).doesNotContain("tttttttttttttttttttttttttttttttttttttttttttttttt")
+                .hasSizeLessThan(4_096);
+    }
+
+    private static String hashed(String key) throws Exception {
+        byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                .digest(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return "sha256:" + java.util.HexFormat.of().formatHex(digest, 0, 8);
     }
 
     private static void runAs(BulkheadTemplate template, String key, int times) {
@@ -261,6 +307,17 @@ class OperationClassOverHttpTests {
             @GetMapping("/tenants/{tenant}")
             Integer of(@PathVariable String tenant) {
                 return tenants.of(tenant);
+            }
+
+            /** A tenant from a form body, {@code times} operations in a row. */
+            @org.springframework.web.bind.annotation.PostMapping("/tenants/form")
+            Integer ofForm(@org.springframework.web.bind.annotation.RequestParam String tenant,
+                           @org.springframework.web.bind.annotation.RequestParam int times) {
+                int sum = 0;
+                for (int i = 0; i < times; i++) {
+                    sum += tenants.of(tenant);
+                }
+                return sum;
             }
 
             @GetMapping("/checkout")

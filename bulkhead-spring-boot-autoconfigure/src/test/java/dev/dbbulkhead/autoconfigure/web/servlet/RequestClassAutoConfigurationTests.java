@@ -40,4 +40,26 @@ class RequestClassAutoConfigurationTests {
                 .getFailure().rootCause().isInstanceOf(BulkheadConfigurationException.class)
                 .hasMessageContaining("'db.bulkhead.request-class.key-header'"));
     }
+
+    @Test
+    void keysFromThePrincipalBringTheFilter() {
+        web.withPropertyValues("db.bulkhead.request-class.key-from-principal=true")
+                .run(context -> assertThat(context).hasSingleBean(RequestClassFilter.class));
+    }
+
+    @Test
+    void keysFromThePrincipalAndAKeyHeaderTogetherFailStartUpNamingBoth() {
+        web.withPropertyValues("db.bulkhead.request-class.key-from-principal=true",
+                "db.bulkhead.request-class.key-header=X-Tenant").run(context -> assertThat(context)
+                .getFailure().rootCause().isInstanceOf(BulkheadConfigurationException.class)
+                .hasMessageContaining("'db.bulkhead.request-class.key-header'")
+                .hasMessageContaining("key-from-principal"));
+    }
+
+    @Test
+    void aKeylessKeyLongerThanAnyKeptFailsStartUpNamingTheProperty() {
+        web.withPropertyValues("db.bulkhead.workloads.orders.fair-share.enabled=true",
+                "db.bulkhead.workloads.orders.fair-share.keyless-key=" + "k".repeat(65)).run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("fair-share.keyless-key"));
+    }
 }
