@@ -56,7 +56,8 @@ class GracefulShutdownOverHttpTests {
                         "--spring.lifecycle.timeout-per-shutdown-phase=1m",
                         "--db.bulkhead.workloads.orders.max-concurrent=1",
                         "--db.bulkhead.workloads.orders.max-queued=1", "--db.bulkhead.workloads.orders.queue-wait=1m",
-                        "--db.bulkhead.workloads.orders.retry-after=2s");
+                        "--db.bulkhead.workloads.orders.retry-after=2s",
+                        "--db.bulkhead.workloads.orders.retry-after-jitter=0s");
         int port = context.getEnvironment().getRequiredProperty("local.server.port", Integer.class);
         BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
         Counter refusedOnShutdown = context.getBean(MeterRegistry.class).get("db.bulkhead.rejected")
