@@ -94,6 +94,8 @@ public class BulkheadRejectedException extends RejectedExecutionException {
                     + " the places while other keys asked for theirs; refused at once";
             case BORROW_REFUSED -> "Bulkhead '" + workload + "' is full and no place of its pool was free to borrow:"
                     + " their owners use them or want them back; refused at once";
+            case SHUTTING_DOWN -> "Bulkhead '" + workload + "' is shutting down: it admits no new work while the"
+                    + " operations already admitted finish; refused at once";
         };
     }
 

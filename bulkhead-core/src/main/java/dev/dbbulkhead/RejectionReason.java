@@ -38,11 +38,18 @@ public enum RejectionReason {
      * to take its own place back: refused at once, without waiting, so that a borrowed place is the first refused
      * when its owner needs it.
      */
-    BORROW_REFUSED;
+    BORROW_REFUSED,
+
+    /**
+     * The gate is shutting down ({@link dev.dbbulkhead.gate.AdmissionGate#shutDown()}) and admits no new work:
+     * refused at once, without waiting, while the operations admitted before — running or queued — finish. Not
+     * overload: another instance, or this one once restarted, can take the operation.
+     */
+    SHUTTING_DOWN;
 
     /**
      * The metric tag value: {@code full}, {@code timeout}, {@code interrupted}, {@code insufficient_time},
-     * {@code criticality}, {@code fair_share} or {@code borrow_refused}.
+     * {@code criticality}, {@code fair_share}, {@code borrow_refused} or {@code shutting_down}.
      */
     public String tagValue() {
         return switch (this) {
@@ -53,6 +60,7 @@ public enum RejectionReason {
             case SHED_BY_CRITICALITY -> "criticality";
             case OVER_FAIR_SHARE -> "fair_share";
             case BORROW_REFUSED -> "borrow_refused";
+            case SHUTTING_DOWN -> "shutting_down";
         };
     }
 }

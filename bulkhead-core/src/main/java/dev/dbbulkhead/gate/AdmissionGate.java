@@ -7,6 +7,8 @@ import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
@@ -36,6 +38,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one, nor may a thread
  * it started while holding it ({@link #acquire()}). Thread-safe.
+ *
+ * <p>A gate {@linkplain #shutDown() shut down} admits nothing more and {@linkplain #awaitDrained tells} when the
+ * operations admitted before have all ended.
  */
 public final class AdmissionGate {
 
@@ -89,6 +94,10 @@ public final class AdmissionGate {
     private final AtomicInteger borrowedNow = new AtomicInteger();
     /** Serializes resizes with each other only; admissions and releases never take it. */
     private final ReentrantLock resizeLock = new ReentrantLock();
+    /** Set once by {@link #shutDown()}: from then on nothing is admitted, and what was admitted before finishes. */
+    private volatile boolean shuttingDown;
+    /** Opened once the gate is shutting down and no operation runs, waits or borrows in it any more. */
+    private final CountDownLatch drained = new CountDownLatch(1);
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -200,6 +209,9 @@ public final class AdmissionGate {
      *       is interrupted on entry, whatever the state of the gate (the interrupt is seen before any place is
      *       taken, so it never costs another caller a place), or while waiting (the admission permit has then been
      *       given back); either way the thread's interrupt status is set again;</li>
+     *   <li>{@link BulkheadRejectedException} {@link RejectionReason#SHUTTING_DOWN SHUTTING_DOWN} at once once the
+     *       gate is {@linkplain #shutDown() shut down} (unless the thread is interrupted, which is refused as such);
+     *       nothing is held;</li>
      *   <li>{@link BulkheadMisuseException} {@link MisuseKind#REENTRANT_ENTRY REENTRANT_ENTRY} when this thread
      *       already holds a permit of any gate, or was started inside an admitted operation that still holds its
      *       permit; {@link MisuseKind#ACTIVE_TRANSACTION ACTIVE_TRANSACTION} when an {@link AmbientTransactionProbe}
@@ -224,6 +236,11 @@ public final class AdmissionGate {
         }
         if (plain && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
             // The fast path: nobody to tell, nothing to time, no rule to apply, one compare-and-set taken.
+            if (shuttingDown) {
+                // Read after the places were taken, as shutDown() reads the counts after setting it: either this
+                // admission sees the shutdown, or the shutdown counts this operation as in flight.
+                throw refuseAdmittedWhileShuttingDown(true, 0);
+            }
             return held.hold(this, new Permit(this, held, 0L, 0L, false));
         }
         return admitAndWait(held, queueWaitNanos, 0L, false);
@@ -262,6 +279,7 @@ public final class AdmissionGate {
      * left.
      */
     private Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
+        refuseIfShuttingDown();
         long leftNanos = deadlineNanos - entry;
         // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
         if (leftNanos < Math.max(1L, holdTimes.medianNanos()) && !Thread.currentThread().isInterrupted()) {
@@ -290,6 +308,7 @@ public final class AdmissionGate {
             // a moment, a place that a caller arriving meanwhile would then be refused for.
             throw rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
         }
+        refuseIfShuttingDown();
         boolean clocked = timed || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
         if (extended) {
@@ -365,6 +384,12 @@ public final class AdmissionGate {
 
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
     private Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
+        if (shuttingDown) {
+            borrowedNow.decrementAndGet();
+            Objects.requireNonNull(pool).giveBack();
+            signalIfDrained();
+            throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+        }
         Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, 0, BORROWED_PLACE);
         Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
         listener.onAdmitted(workload, 0L);
@@ -419,6 +444,10 @@ public final class AdmissionGate {
      */
     private Permit waitToRun(HeldGate held, boolean runningAlready, int keySlot, long waitStart, long maxWaitNanos,
                              long deadlineNanos, boolean hasDeadline) {
+        if (shuttingDown) {
+            // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered.
+            throw refuseAdmittedWhileShuttingDown(runningAlready, keySlot);
+        }
         boolean clocked = timed || hasDeadline;
         boolean running = runningAlready;
         boolean handedOut = false;
@@ -464,6 +493,7 @@ public final class AdmissionGate {
                 if (keySlot != 0) {
                     leaveKeySlot(keySlot);
                 }
+                signalIfDrained();
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -513,6 +543,7 @@ public final class AdmissionGate {
             // Before the listener hears of it: every place, the key's too, is back when it is told.
             leaveKeySlot(keySlot);
         }
+        signalIfDrained();
         long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
         if (hadDeadline) {
             held.forgetPermitDeadline();
@@ -525,6 +556,79 @@ public final class AdmissionGate {
             }
             listener.onReleased(workload, outcome, heldNanos);
         }
+    }
+
+    /** Refuses an admission that has not taken a place yet, once the gate is shutting down. */
+    private void refuseIfShuttingDown() {
+        if (shuttingDown) {
+            throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+        }
+    }
+
+    /**
+     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place, and its
+     * key's place) when it found the gate shutting down right after taking them, and refuses it. Given back by the
+     * admitting thread, once, before it was handed a permit or told anyone it was admitted.
+     */
+    private BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running, int keySlot) {
+        if (running) {
+            counts.finishRunning();
+        } else {
+            counts.leaveQueue();
+        }
+        if (keySlot != 0) {
+            leaveKeySlot(keySlot);
+        }
+        signalIfDrained();
+        return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+    }
+
+    /**
+     * Opens {@link #drained} when the gate is shutting down and holds nothing. Read after the places were given back,
+     * as {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
+     */
+    private void signalIfDrained() {
+        if (shuttingDown && counts.snapshot() == 0L && borrowedNow.get() == 0) {
+            drained.countDown();
+        }
+    }
+
+    /**
+     * Stops admitting, for good: from now on every admission is refused at once with
+     * {@link RejectionReason#SHUTTING_DOWN SHUTTING_DOWN}, nothing taken. The operations admitted before finish as
+     * usual: those running, and those queued, which still run when an execution permit comes to them within their
+     * queue wait. Never waits; calling it again does nothing more. {@link #awaitDrained} tells when they have ended.
+     *
+     * <p>An admission racing with the call is either refused, or counted among the operations in flight that the
+     * drain waits for: none slips in unseen.
+     */
+    public void shutDown() {
+        shuttingDown = true;
+        signalIfDrained();
+    }
+
+    /** Whether {@link #shutDown()} was called: the gate admits nothing more. */
+    public boolean isShuttingDown() {
+        return shuttingDown;
+    }
+
+    /**
+     * Waits at most {@code timeout} until the gate, {@linkplain #shutDown() shut down}, holds no operation: none
+     * runs, none waits for an execution permit, none runs on a borrowed place. Returns at once when that is already
+     * so. Before {@link #shutDown()}, it waits for the shutdown too.
+     *
+     * @return whether the gate drained within the timeout
+     * @throws InterruptedException when the waiting thread is interrupted
+     */
+    public boolean awaitDrained(Duration timeout) throws InterruptedException {
+        // A permit whose owner thread ended without closing it would hold its place for ever: give it back first.
+        abandoned.giveBackPlacesOfEndedOwners();
+        return drained.await(Objects.requireNonNull(timeout, "timeout").toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether the gate is shut down and holds no operation any more. For observation only. */
+    public boolean isDrained() {
+        return drained.getCount() == 0;
     }
 
     /** Gives back the key's place of an operation counted in slot {@code keySlot - 1}. */

@@ -7,7 +7,9 @@ import dev.dbbulkhead.gate.GateInstrumentation;
 import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadShutdown;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
@@ -82,6 +85,18 @@ public final class BulkheadAutoConfiguration {
         BulkheadRegistry registry = new BulkheadRegistry(templates.orderedStream().sorted(inConfigurationOrder).toList());
         AheadOfTimeWorkloads.requireProcessed(configured, registry.names());
         return registry;
+    }
+
+    /**
+     * The gates drain within the timeout Spring gives each shutdown phase, as the web server's graceful shutdown does
+     * in the same phase.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    BulkheadShutdown dbBulkheadShutdown(ObjectProvider<BulkheadRegistry> registry, Environment environment) {
+        Duration phaseTimeout = Binder.get(environment)
+                .bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class).orElse(Duration.ofSeconds(30));
+        return new BulkheadShutdown(registry::getObject, phaseTimeout);
     }
 
     @Bean

@@ -76,6 +76,7 @@ public class BulkheadRejectedExceptionHandler {
                     + " nothing was done.";
             case BORROW_REFUSED -> "is overloaded and the places it may borrow are in use by their owners;"
                     + " nothing was done.";
+            case SHUTTING_DOWN -> "is shutting down on this instance and takes no new work; nothing was done.";
             default -> "is overloaded; nothing was done.";
         };
         if (rejection.committedBefore() > 0) {

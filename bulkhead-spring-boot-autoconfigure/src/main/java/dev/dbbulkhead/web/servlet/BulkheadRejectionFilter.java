@@ -6,6 +6,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.core.Ordered;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -25,6 +27,8 @@ public final class BulkheadRejectionFilter extends OncePerRequestFilter implemen
      * see the 503 rather than the exception.
      */
     public static final int ORDER = 0;
+
+    private static final Log logger = LogFactory.getLog(BulkheadRejectionFilter.class);
 
     private final BulkheadRejectionResponder responder;
 
@@ -46,6 +50,12 @@ public final class BulkheadRejectionFilter extends OncePerRequestFilter implemen
             // All of it, headers and the choice of writer included: the view's half page must not reach the client.
             response.reset();
             responder.respond(request, response, overload);
+            if (logger.isDebugEnabled()) {
+                // One line, not the trace of the view that failed: the refusal is answered, and counted in the meters.
+                logger.debug("Answered 503 to " + request.getMethod() + " " + request.getRequestURI()
+                        + ", refused outside Spring MVC's exception handling (a view rendering or a filter): "
+                        + overload.getMessage());
+            }
         }
     }
 

