@@ -485,15 +485,7 @@ public final class AdmissionGate {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 held.clear();
-                if (running) {
-                    counts.finishRunning();
-                } else {
-                    counts.leaveQueue();
-                }
-                if (keySlot != 0) {
-                    leaveKeySlot(keySlot);
-                }
-                signalIfDrained();
+                givePlacesBack(running, keySlot);
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -571,6 +563,15 @@ public final class AdmissionGate {
      * admitting thread, once, before it was handed a permit or told anyone it was admitted.
      */
     private BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running, int keySlot) {
+        givePlacesBack(running, keySlot);
+        return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+    }
+
+    /**
+     * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
+     * else its queue place, and its key's place; then opens {@link #drained} if that emptied a gate shutting down.
+     */
+    private void givePlacesBack(boolean running, int keySlot) {
         if (running) {
             counts.finishRunning();
         } else {
@@ -580,7 +581,6 @@ public final class AdmissionGate {
             leaveKeySlot(keySlot);
         }
         signalIfDrained();
-        return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
     }
 
     /**
