@@ -107,6 +107,16 @@ public final class BulkheadShutdown implements SmartLifecycle, BeanFactoryAware,
         return running;
     }
 
+    /**
+     * Never paused: a gate that is shut down stays shut, so a pause (Spring's test context cache pauses the
+     * applications it keeps while another one runs) would leave every workload refusing as {@code SHUTTING_DOWN}
+     * once the application runs again. Only the application's close shuts the gates.
+     */
+    @Override
+    public boolean isPauseable() {
+        return false;
+    }
+
     @Override
     public int getPhase() {
         return PHASE;
