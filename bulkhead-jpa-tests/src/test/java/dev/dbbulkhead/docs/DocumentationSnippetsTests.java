@@ -242,7 +242,7 @@ class DocumentationSnippetsTests {
             // flags the saturation a test holds without naming it in its block, as it is meant to be held.
             List<String> options = List.of("--release", "17", "-proc:none", "-implicit:none",
                     "-Xlint:all,-path,-processing,-classfile,-try", "-Werror",
-                    "-classpath", System.getProperty("java.class.path"), "-d", classes.toString());
+                    "-classpath", snippetClassPath(), "-d", classes.toString());
             compiler.getTask(null, files, diagnostics, options, null, units).call();
         }
         return diagnostics.getDiagnostics().stream()
@@ -250,6 +250,21 @@ class DocumentationSnippetsTests {
                 .map(diagnostic -> (diagnostic.getSource() == null ? "" : diagnostic.getSource().getName())
                         + ", line " + diagnostic.getLineNumber() + ": " + diagnostic.getMessage(Locale.ROOT))
                 .toList();
+    }
+
+    /**
+     * The test class path and the jars the build copies aside for the snippets only (Spring Security's web module
+     * and Boot's security module, which on the test class path would secure every test application here).
+     */
+    private static String snippetClassPath() throws IOException {
+        StringBuilder classPath = new StringBuilder(System.getProperty("java.class.path"));
+        Path aside = Path.of("target", "snippet-class-path");
+        assertThat(aside).as("the jars the build copies for the snippets").isDirectory();
+        try (Stream<Path> jars = Files.list(aside)) {
+            jars.filter(jar -> jar.toString().endsWith(".jar")).sorted()
+                    .forEach(jar -> classPath.append(java.io.File.pathSeparator).append(jar.toAbsolutePath()));
+        }
+        return classPath.toString();
     }
 
     private record Snippet(String source, int line, String code, boolean excerpt) {
