@@ -382,11 +382,17 @@ public final class AdmissionGate {
         return false;
     }
 
+    /** Gives back a place {@link #tryTakeBorrowedPlace()} took: below the ceiling, then on the pool's ledger. */
+    private void giveBackBorrowedPlace() {
+        borrowedNow.decrementAndGet();
+        // Last: the owner waiting for this place may take it now.
+        Objects.requireNonNull(pool).giveBack();
+    }
+
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
     private Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
         if (shuttingDown) {
-            borrowedNow.decrementAndGet();
-            Objects.requireNonNull(pool).giveBack();
+            giveBackBorrowedPlace();
             signalIfDrained();
             throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
@@ -522,9 +528,7 @@ public final class AdmissionGate {
                  ExecutionOutcome outcome, long transactionNanos, @Nullable Throwable transactionFailure) {
         held.clear();
         if (pooled == BORROWED_PLACE) {
-            borrowedNow.decrementAndGet();
-            // Last: the owner waiting for this place may take it now.
-            Objects.requireNonNull(pool).giveBack();
+            giveBackBorrowedPlace();
         } else {
             counts.finishRunning();
             if (pooled == OWN_PLACE) {
