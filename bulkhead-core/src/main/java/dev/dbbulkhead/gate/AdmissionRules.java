@@ -41,6 +41,8 @@ public final class AdmissionRules {
      * any key; otherwise a client that leaves its key out would be held to no share at all.
      */
     public static final String DEFAULT_KEYLESS_KEY = "(keyless)";
+    /** The operations of a request in progress wait like any other unless asked for. */
+    public static final boolean DEFAULT_IN_PROGRESS_FIRST = false;
 
     private static final AdmissionRules NONE = builder().build();
 
@@ -50,6 +52,7 @@ public final class AdmissionRules {
     private final int keySlots;
     private final Map<String, Integer> keyWeights;
     private final String keylessKey;
+    private final boolean inProgressFirst;
 
     private AdmissionRules(Builder builder, double sheddableReserve) {
         this.criticalReserve = builder.criticalReserve;
@@ -58,6 +61,7 @@ public final class AdmissionRules {
         this.keySlots = builder.keySlots;
         this.keyWeights = Map.copyOf(builder.keyWeights);
         this.keylessKey = builder.keylessKey;
+        this.inProgressFirst = builder.inProgressFirst;
     }
 
     /** No rules: every operation is admitted as by a gate without them. */
@@ -73,12 +77,21 @@ public final class AdmissionRules {
     /** A builder starting from these rules. */
     public Builder toBuilder() {
         return new Builder().criticalReserve(criticalReserve).sheddableReserve(sheddableReserve)
-                .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights).keylessKey(keylessKey);
+                .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights).keylessKey(keylessKey)
+                .inProgressFirst(inProgressFirst);
     }
 
     /** Whether these rules change nothing: no place held back and no shares, so the gate keeps its fast path. */
     public boolean isNone() {
-        return criticalReserve == 0.0 && sheddableReserve == 0.0 && !fairShares;
+        return criticalReserve == 0.0 && sheddableReserve == 0.0 && !fairShares && !inProgressFirst;
+    }
+
+    /**
+     * Whether a waiting operation of a request that already committed an operation ({@link RequestCommits}) runs
+     * before the new requests' operations of its criticality, within a bound that keeps those from starving.
+     */
+    public boolean inProgressFirst() {
+        return inProgressFirst;
     }
 
     /** The share of {@code B + Q} only critical work may take. */
@@ -144,19 +157,21 @@ public final class AdmissionRules {
     public boolean equals(@Nullable Object other) {
         return other instanceof AdmissionRules that && criticalReserve == that.criticalReserve
                 && sheddableReserve == that.sheddableReserve && fairShares == that.fairShares
-                && keySlots == that.keySlots && keyWeights.equals(that.keyWeights) && keylessKey.equals(that.keylessKey);
+                && keySlots == that.keySlots && keyWeights.equals(that.keyWeights) && keylessKey.equals(that.keylessKey)
+                && inProgressFirst == that.inProgressFirst;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights, keylessKey);
+        return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights, keylessKey,
+                inProgressFirst);
     }
 
     @Override
     public String toString() {
         return "AdmissionRules[criticalReserve=" + criticalReserve + ", sheddableReserve=" + sheddableReserve
                 + ", fairShares=" + fairShares + ", keySlots=" + keySlots + ", keyWeights=" + keyWeights + ", keylessKey="
-                + keylessKey + "]";
+                + keylessKey + ", inProgressFirst=" + inProgressFirst + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -168,8 +183,18 @@ public final class AdmissionRules {
         private int keySlots = DEFAULT_KEY_SLOTS;
         private final Map<String, Integer> keyWeights = new LinkedHashMap<>();
         private String keylessKey = DEFAULT_KEYLESS_KEY;
+        private boolean inProgressFirst = DEFAULT_IN_PROGRESS_FIRST;
 
         private Builder() {
+        }
+
+        /**
+         * Whether the operations of a request in progress wait before new requests' of their criticality (default
+         * {@value #DEFAULT_IN_PROGRESS_FIRST}).
+         */
+        public Builder inProgressFirst(boolean inProgressFirst) {
+            this.inProgressFirst = inProgressFirst;
+            return this;
         }
 
         /**
