@@ -20,10 +20,11 @@ import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
  *
  * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link CoDelCounts} keeps the same
  * word and the same fast path, and overrides only how waiters wait, how a release with waiters hands its slot on, and
- * how a grow serves them. A gate picks one of the two when it is built, so that a FIFO gate's admission and release
+ * how a grow serves them; so does {@link ScheduledCounts}, the order of a gate with {@link AdmissionRules}. A gate
+ * picks one when it is built, so that a FIFO gate's admission and release
  * run exactly this code: the fast path reads no discipline, and {@link #tryRunAtOnce()} is final.
  */
-sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDelCounts {
+sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDelCounts, ScheduledCounts {
 
     private static final long serialVersionUID = 1L;
     private static final long ONE_RUNNING = 1L;
@@ -37,7 +38,14 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
         /** The wait ran out without a slot; the waiter is still admitted and must {@link #leaveQueue()}. */
         TIMED_OUT,
         /** The CoDel discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
-        SHED
+        SHED,
+        /**
+         * Its place went to more critical work, or to a request in progress ({@link ScheduledCounts#displace}); it
+         * holds nothing.
+         */
+        DISPLACED_BY_PRIORITY,
+        /** Its place went to work of a flow less far over its share ({@link ScheduledCounts#displace}); it holds nothing. */
+        DISPLACED_BY_SHARE
     }
 
     /** How an admission under {@link AdmissionRules} ended: admitted to run or to wait, or refused by which rule. */
@@ -49,9 +57,7 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
         /** All {@code B + Q} places are taken. */
         FULL,
         /** Places are left, only places held back for more critical work. */
-        RESERVED,
-        /** The operation's key holds its fair share ({@link KeyTable}); the counts were not touched. */
-        OVER_SHARE;
+        RESERVED;
 
         boolean admitted() {
             return this == RUNNING || this == WAITING;

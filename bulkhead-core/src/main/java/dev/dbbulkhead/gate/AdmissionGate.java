@@ -75,8 +75,6 @@ public final class AdmissionGate {
     private final boolean timed;
     /** The admission rules, or {@code null} when the configuration has none: then nothing here reads them. */
     private final @Nullable AdmissionRules rules;
-    /** The keys' counters, when the rules hold keys to fair shares. */
-    private final @Nullable KeyTable keys;
     /**
      * Nobody to tell and no rule to apply: the one flag the fast path of {@link #acquire()} reads, so that a gate with
      * rules costs a gate without them nothing — the rules are applied on the slow path only.
@@ -125,14 +123,17 @@ public final class AdmissionGate {
         Objects.requireNonNull(config, "config");
         Objects.requireNonNull(queueClock, "queueClock");
         this.workload = workload;
-        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the CoDel one.
-        this.counts = config.queueDiscipline() == QueueDiscipline.CODEL
-                ? CoDelCounts.create(config, queueClock) : new AdmissionCounts(config);
+        AdmissionRules configured = config.admissionRules();
+        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the others.
+        if (!configured.isNone()) {
+            this.counts = ScheduledCounts.create(config, queueClock);
+        } else {
+            this.counts = config.queueDiscipline() == QueueDiscipline.CODEL
+                    ? CoDelCounts.create(config, queueClock) : new AdmissionCounts(config);
+        }
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
-        AdmissionRules configured = config.admissionRules();
         this.rules = configured.isNone() ? null : configured;
-        this.keys = configured.isNone() || !configured.fairShares() ? null : new KeyTable(configured.keySlots());
         GateLending lending = config.lending();
         this.pool = lending.pool();
         this.lends = lending.lends();
@@ -239,7 +240,7 @@ public final class AdmissionGate {
             if (shuttingDown) {
                 // Read after the places were taken, as shutDown() reads the counts after setting it: either this
                 // admission sees the shutdown, or the shutdown counts this operation as in flight.
-                throw refuseAdmittedWhileShuttingDown(true, 0);
+                throw refuseAdmittedWhileShuttingDown(true, null);
             }
             return held.hold(this, new Permit(this, held, 0L, 0L, false));
         }
@@ -320,7 +321,7 @@ public final class AdmissionGate {
         if (!running && !counts.tryJoinQueue()) {
             throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
-        return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        return waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
     }
 
     /**
@@ -342,7 +343,7 @@ public final class AdmissionGate {
             throw rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
                     GateListener.NEVER_ADMITTED);
         }
-        return waitToRun(held, running, 0, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        return waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
     }
 
     /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */
@@ -396,51 +397,73 @@ public final class AdmissionGate {
             signalIfDrained();
             throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
-        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, 0, BORROWED_PLACE);
+        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, BORROWED_PLACE);
         Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
         listener.onAdmitted(workload, 0L);
         return permit;
     }
 
     /**
-     * {@link #admitAndWait} for a gate with rules: admits the operation of the thread's {@link OperationClass} within
-     * the places its criticality may take and its key's share, or refuses it at once, nothing held, for the rule
-     * that refused it. Under fair shares an operation without a key counts as one of the rules' keyless key, so that
-     * leaving the key out gains no more than one share; without fair shares no lock is taken.
+     * {@link #admitAndWait} for a gate with rules: runs at once when a place is free and nobody waits, as without
+     * rules, within the places its criticality may take; may borrow, as {@link #admitMayBorrow} does; otherwise waits
+     * in the order of {@link WaitingWork} — criticality, a request in progress, its flow's weighted use, arrival. With
+     * every place taken (or every place its criticality may take), it takes the place of the last waiter of that order
+     * if it comes before it, and is refused otherwise: {@link RejectionReason#SHED_BY_CRITICALITY} when only places
+     * held back for more critical work were left, else as a gate without rules. Nobody is refused for a share while a
+     * place is free.
      */
     private Permit admitUnderRules(HeldGate held, AdmissionRules rules, long waitStart, long maxWaitNanos,
                                    long deadlineNanos, boolean hasDeadline) {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
-        String key = keys == null ? null : keyOf(operation, rules);
-        AdmissionCounts.Entry entry = enterUnderRules(rules, criticality, key);
+        boolean borrowRefused = false;
+        if (borrowCeiling > 0 && ownPlacesAllRunningAndNobodyWaits()) {
+            if (tryTakeBorrowedPlace()) {
+                return borrowed(held, waitStart, deadlineNanos, hasDeadline);
+            }
+            borrowRefused = borrowedNow.get() < borrowCeiling;
+        }
+        AdmissionCounts.Entry entry = counts.tryEnter(rules, criticality);
         if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
-            // A permit whose owner thread ended without closing it held a place, maybe of this key: ask again.
-            entry = enterUnderRules(rules, criticality, key);
+            // A permit whose owner thread ended without closing it held a place: ask again.
+            entry = counts.tryEnter(rules, criticality);
         }
-        if (!entry.admitted()) {
-            throw rejected(switch (entry) {
-                case RESERVED -> RejectionReason.SHED_BY_CRITICALITY;
-                case OVER_SHARE -> RejectionReason.OVER_FAIR_SHARE;
-                default -> RejectionReason.ADMISSION_FULL;
-            }, GateListener.NEVER_ADMITTED);
+        if (entry == AdmissionCounts.Entry.RUNNING) {
+            return waitToRun(held, true, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
         }
-        int keySlot = key == null ? 0 : Objects.requireNonNull(keys).slotOf(key) + 1;
-        return waitToRun(held, entry == AdmissionCounts.Entry.RUNNING, keySlot, waitStart, maxWaitNanos,
-                deadlineNanos, hasDeadline);
+        ScheduledCounts scheduled = (ScheduledCounts) counts;
+        WaitingWork.Ticket ticket = ticketOf(held, operation, criticality, rules);
+        if (entry == AdmissionCounts.Entry.WAITING) {
+            return waitToRun(held, false, scheduled.enqueue(ticket), waitStart, maxWaitNanos, deadlineNanos,
+                    hasDeadline);
+        }
+        ScheduledCounts.Queued displacing = scheduled.displace(ticket);
+        if (displacing == null) {
+            throw rejected(entry == AdmissionCounts.Entry.RESERVED ? RejectionReason.SHED_BY_CRITICALITY
+                    : borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
+                    GateListener.NEVER_ADMITTED);
+        }
+        return waitToRun(held, false, displacing, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
     }
 
-    private static String keyOf(@Nullable OperationClass operation, AdmissionRules rules) {
+    /**
+     * What the operation waits as: its criticality, whether its request is in progress (it committed an operation
+     * already, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
+     * for an operation without one, and one flow for every operation without fair shares.
+     */
+    private static WaitingWork.Ticket ticketOf(HeldGate held, @Nullable OperationClass operation,
+                                               Criticality criticality, AdmissionRules rules) {
+        boolean inProgress = rules.inProgressFirst() && held.requestCommits() > 0;
         String key = operation == null ? null : operation.keyOrNull();
-        return key == null ? rules.keylessKey() : key;
+        String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;
+        return new WaitingWork.Ticket(criticality, inProgress, flow, rules.weightOf(flow));
     }
 
-    private AdmissionCounts.Entry enterUnderRules(AdmissionRules rules, Criticality criticality, @Nullable String key) {
-        if (key == null) {
-            return counts.tryEnter(rules, criticality);
-        }
-        KeyTable table = Objects.requireNonNull(keys);
-        return table.admit(table.slotOf(key), rules.weightOf(key), counts, rules, criticality);
+    /** Whether all of this gate's own B run and none of its operations waits: only then may it borrow. */
+    private boolean ownPlacesAllRunningAndNobodyWaits() {
+        long snapshot = counts.snapshot();
+        int running = AdmissionCounts.running(snapshot);
+        return AdmissionCounts.admitted(snapshot) == running && running >= counts.limits().maxConcurrent();
     }
 
     /**
@@ -448,14 +471,16 @@ public final class AdmissionGate {
      * gives back what it took. Kept apart so that {@link #admitAndWait} stays small enough to be inlined, and an
      * immediate refusal is thrown and caught in one compiled frame.
      */
-    private Permit waitToRun(HeldGate held, boolean runningAlready, int keySlot, long waitStart, long maxWaitNanos,
-                             long deadlineNanos, boolean hasDeadline) {
+    private Permit waitToRun(HeldGate held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
+                             long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         if (shuttingDown) {
             // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered.
-            throw refuseAdmittedWhileShuttingDown(runningAlready, keySlot);
+            throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
         }
         boolean clocked = timed || hasDeadline;
         boolean running = runningAlready;
+        // Admitted and not running; false once its place went to another (displaced), when it has nothing to give.
+        boolean holdsQueuePlace = !running;
         boolean handedOut = false;
         boolean shed = false;
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
@@ -465,9 +490,15 @@ public final class AdmissionGate {
                 if (timed) {
                     listener.onWaitStarted(workload);
                 }
-                AdmissionCounts.WaitEnd end = counts.awaitRunning(maxWaitNanos);
+                AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
+                        : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
                 running = end == AdmissionCounts.WaitEnd.RUNNING;
+                holdsQueuePlace = !running && !displaced(end);
                 shed = end == AdmissionCounts.WaitEnd.SHED;
+                if (displaced(end)) {
+                    refusal = end == AdmissionCounts.WaitEnd.DISPLACED_BY_PRIORITY
+                            ? RejectionReason.SHED_BY_CRITICALITY : RejectionReason.OVER_FAIR_SHARE;
+                }
             }
             long now = clocked ? System.nanoTime() : 0L;
             waitedNanos = now - waitStart;
@@ -476,8 +507,7 @@ public final class AdmissionGate {
                 refusal = RejectionReason.INSUFFICIENT_TIME;
             } else if (running && !(hasDeadline && now - deadlineNanos >= 0)
                     && (!lends || takeOwnPlace(hasDeadline, deadlineNanos))) {
-                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, keySlot,
-                        lends ? OWN_PLACE : NOT_POOLED);
+                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, lends ? OWN_PLACE : NOT_POOLED);
                 Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
                 listener.onAdmitted(workload, waitedNanos);
                 handedOut = true;
@@ -491,7 +521,7 @@ public final class AdmissionGate {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 held.clear();
-                givePlacesBack(running, keySlot);
+                givePlacesBack(running, holdsQueuePlace);
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -524,7 +554,7 @@ public final class AdmissionGate {
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, int keySlot, byte pooled,
+    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, byte pooled,
                  ExecutionOutcome outcome, long transactionNanos, @Nullable Throwable transactionFailure) {
         held.clear();
         if (pooled == BORROWED_PLACE) {
@@ -534,10 +564,6 @@ public final class AdmissionGate {
             if (pooled == OWN_PLACE) {
                 Objects.requireNonNull(pool).giveBack();
             }
-        }
-        if (keySlot != 0) {
-            // Before the listener hears of it: every place, the key's too, is back when it is told.
-            leaveKeySlot(keySlot);
         }
         signalIfDrained();
         long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
@@ -566,23 +592,31 @@ public final class AdmissionGate {
      * key's place) when it found the gate shutting down right after taking them, and refuses it. Given back by the
      * admitting thread, once, before it was handed a permit or told anyone it was admitted.
      */
-    private BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running, int keySlot) {
-        givePlacesBack(running, keySlot);
+    private BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
+                                                                      ScheduledCounts.@Nullable Queued queued) {
+        if (queued == null) {
+            givePlacesBack(running, !running);
+        } else {
+            // Queued already: taken out, unless a place or a displacement came to it meanwhile.
+            AdmissionCounts.WaitEnd end = ((ScheduledCounts) counts).withdraw(queued);
+            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT);
+        }
         return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+    }
+
+    private static boolean displaced(AdmissionCounts.WaitEnd end) {
+        return end == AdmissionCounts.WaitEnd.DISPLACED_BY_PRIORITY || end == AdmissionCounts.WaitEnd.DISPLACED_BY_SHARE;
     }
 
     /**
      * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
      * else its queue place, and its key's place; then opens {@link #drained} if that emptied a gate shutting down.
      */
-    private void givePlacesBack(boolean running, int keySlot) {
+    private void givePlacesBack(boolean running, boolean queuePlace) {
         if (running) {
             counts.finishRunning();
-        } else {
+        } else if (queuePlace) {
             counts.leaveQueue();
-        }
-        if (keySlot != 0) {
-            leaveKeySlot(keySlot);
         }
         signalIfDrained();
     }
@@ -635,14 +669,9 @@ public final class AdmissionGate {
         return drained.getCount() == 0;
     }
 
-    /** Gives back the key's place of an operation counted in slot {@code keySlot - 1}. */
-    private void leaveKeySlot(int keySlot) {
-        Objects.requireNonNull(keys, "a key slot without a key table").leave(keySlot - 1);
-    }
-
-    /** The key table, when the rules hold keys to fair shares; for tests and model checks. */
-    @Nullable KeyTable keyTable() {
-        return keys;
+    /** Flows the order of a gate with rules knows right now, -1 for a gate without rules; for tests. */
+    int flowsKnown() {
+        return counts instanceof ScheduledCounts scheduled ? scheduled.flowsKnown() : -1;
     }
 
     /** Whether {@link #acquire()} may take its fast path: no listener and no admission rules. */

@@ -247,16 +247,11 @@ public final class GateConfig {
 
         /**
          * @throws IllegalArgumentException when B + Q exceeds {@link Integer#MAX_VALUE}, or the queue's target delay
-         *                                  exceeds its interval, or lending is combined with admission rules
+         *                                  exceeds its interval
          */
         public GateConfig build() {
             GateRanges.requireAdmittedFits(maxConcurrent, maxQueued);
             GateRanges.requireTargetWithinInterval(queueTargetDelay, queueInterval);
-            if (!lending.isNone() && !admissionRules.isNone()) {
-                // A borrowed place is outside the counts the reserves and shares are reckoned on.
-                throw new IllegalArgumentException("lending cannot be combined with admission rules (criticality"
-                        + " reserves, fair shares) in one workload, was " + lending + " with " + admissionRules);
-            }
             return new GateConfig(this);
         }
     }

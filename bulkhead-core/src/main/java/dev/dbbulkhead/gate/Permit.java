@@ -65,11 +65,9 @@ public final class Permit implements AutoCloseable {
     private long transactionNanos = NOT_TIMED;
     private @Nullable Throwable transactionFailure;
     /**
-     * The gate's key-table slot of the operation, plus one; 0 for an operation without a key. Left unwritten by the
-     * fast path's constructor, so that a gate without admission rules does no work for it.
+     * Which place of a lending pool's ledger the permit holds ({@link AdmissionGate#OWN_PLACE}, …). Left unwritten by
+     * the fast path's constructor, so that a gate outside every pool does no work for it.
      */
-    private int keySlot;
-    /** Which place of a lending pool's ledger the permit holds ({@link AdmissionGate#OWN_PLACE}, …); left unwritten likewise. */
     private byte pooled;
 
     Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
@@ -81,17 +79,10 @@ public final class Permit implements AutoCloseable {
         this.hasDeadline = hasDeadline;
     }
 
-    /** A permit of an operation counted in slot {@code keySlot - 1} of the gate's key table. */
+    /** A permit holding the place {@code pooled} of a pool. */
     Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
-           int keySlot) {
+           byte pooled) {
         this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline);
-        this.keySlot = keySlot;
-    }
-
-    /** A permit of an operation counted in slot {@code keySlot - 1}, holding the place {@code pooled} of a pool. */
-    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
-           int keySlot, byte pooled) {
-        this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline, keySlot);
         this.pooled = pooled;
     }
 
@@ -197,7 +188,7 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(held, admittedAtNanos, hasDeadline, keySlot, pooled, outcome, transactionNanos, transactionFailure);
+        gate.release(held, admittedAtNanos, hasDeadline, pooled, outcome, transactionNanos, transactionFailure);
     }
 
     @Override

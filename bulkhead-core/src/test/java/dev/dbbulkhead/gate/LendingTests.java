@@ -130,10 +130,28 @@ class LendingTests {
     }
 
     @Test
-    void lendingIsNotCombinedWithAdmissionRules() {
-        assertThatThrownBy(() -> GateConfig.builder().lending(GateLending.of(pool, 1, false))
-                .admissionRules(AdmissionRules.builder().criticalReserve(0.5).build()).build())
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("lending cannot be combined");
+    void aWorkloadWithRulesBorrowsAndLendsAsOneWithout() throws Exception {
+        AdmissionRules rules = AdmissionRules.builder().criticalReserve(0.5).fairShares(true).build();
+        AdmissionGate ruledLender = new AdmissionGate("checkout", GateConfig.builder().maxConcurrent(1).maxQueued(0)
+                .admissionRules(rules).lending(GateLending.of(pool, 0, true)).build());
+        AdmissionGate ruledBorrower = new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(1).maxQueued(0)
+                .admissionRules(rules).lending(GateLending.of(pool, 2, false)).build());
+
+        hold(ruledBorrower, 3);
+        assertThat(ruledBorrower.borrowed()).as("the idle places of both lenders, up to its ceiling").isEqualTo(2);
+        assertThat(pool.inUse()).isEqualTo(2);
+        assertThat(pool.capacity()).isEqualTo(3);
+
+        hold(ruledLender, 1);
+        assertThat(refusal(ruledLender)).as("its own B taken, nothing else to wait for in a gate of Q = 0")
+                .isEqualTo(RejectionReason.ADMISSION_FULL);
+        assertThat(lender.active() + ruledLender.active() + ruledBorrower.active() - ruledBorrower.borrowed())
+                .as("the lenders' own operations and the borrower's own").isEqualTo(2);
+        assertThat(pool.inUse()).as("never more ledger places than the lenders' B").isEqualTo(3);
+    }
+
+    @Test
+    void aBorrowCeilingOutsideItsRangeIsRefused() {
         assertThatThrownBy(() -> GateLending.of(pool, -1, true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("borrow must be between 0 and 1000000, was -1");
     }

@@ -19,14 +19,16 @@ final class QueuedCaller {
     private final Thread thread;
 
     private QueuedCaller(String name, AdmissionGate gate, Duration budget, List<String> served) {
-        this(name, gate, budget, OperationClass.UNCLASSIFIED, served);
+        this(name, gate, budget, OperationClass.UNCLASSIFIED, false, served);
     }
 
-    private QueuedCaller(String name, AdmissionGate gate, Duration budget, OperationClass as, List<String> served) {
+    private QueuedCaller(String name, AdmissionGate gate, Duration budget, OperationClass as,
+                         boolean requestInProgress, List<String> served) {
         this.name = name;
         this.thread = Thread.ofVirtual().name(name).start(() -> {
-            try (OperationClass.Scope bound = as.bind();
-                 Permit permit = budget == null ? gate.acquire() : gate.acquireWithin(budget)) {
+            try (RequestCommits.Scope request = RequestCommits.track();
+                 OperationClass.Scope bound = as.bind();
+                 Permit permit = acquire(gate, budget, requestInProgress)) {
                 served.add(name);
                 outcome.complete("admitted");
                 leave.await();
@@ -38,6 +40,14 @@ final class QueuedCaller {
         });
     }
 
+    private static Permit acquire(AdmissionGate gate, Duration budget, boolean requestInProgress) {
+        if (requestInProgress) {
+            // As if an earlier operation of the request had committed.
+            AdmissionGate.currentThreadRecord().operationCommitted();
+        }
+        return budget == null ? gate.acquire() : gate.acquireWithin(budget);
+    }
+
     /** Starts a caller that asks with {@link AdmissionGate#acquire()}. */
     static QueuedCaller start(String name, AdmissionGate gate, List<String> served) {
         return new QueuedCaller(name, gate, null, served);
@@ -45,7 +55,15 @@ final class QueuedCaller {
 
     /** Starts a caller that asks with {@link AdmissionGate#acquire()} as an operation of class {@code as}. */
     static QueuedCaller startAs(String name, AdmissionGate gate, OperationClass as, List<String> served) {
-        return new QueuedCaller(name, gate, null, as, served);
+        return new QueuedCaller(name, gate, null, as, false, served);
+    }
+
+    /**
+     * Starts a caller that asks with {@link AdmissionGate#acquire()} as an operation of class {@code as} of a request
+     * that already committed an operation.
+     */
+    static QueuedCaller startInProgress(String name, AdmissionGate gate, OperationClass as, List<String> served) {
+        return new QueuedCaller(name, gate, null, as, true, served);
     }
 
     /** Starts a caller that asks with {@link AdmissionGate#acquireWithin}. */

@@ -1,0 +1,278 @@
+package dev.dbbulkhead.gate;
+
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The counts of a gate with {@link AdmissionRules}: the one word and the fast path of {@link AdmissionCounts}, with
+ * the waiters in {@link WaitingWork}'s order instead of arrival order. The mechanism only; who goes first is
+ * {@link WaitingWork}'s.
+ *
+ * <p>A release that finds nobody admitted but not running gives both counts back with one compare-and-set, as without
+ * rules. Otherwise it takes the lock and hands its running slot <em>directly</em> to the waiter the order puts first,
+ * so that no newcomer can take it (newcomers never barge anyway: the fast path is closed while anyone is admitted but
+ * not running); with nobody queued, or more running than B after a shrink, it gives the slot back. A waiter joining
+ * takes, under the same lock, a slot a release gave back a moment before it was queued, if the order puts it first.
+ *
+ * <p>With every place taken, a newcomer the order puts before the last waiter takes that waiter's place
+ * ({@link #displace}): the admitted count does not change, so B + Q holds exactly, and the displaced waiter leaves
+ * holding nothing.
+ *
+ * <p>A waiter's state changes only under the lock; a woken waiter that finds itself decided for leaves without it. The
+ * lock is held for microseconds, never while parking.
+ */
+final class ScheduledCounts extends AdmissionCounts {
+
+    private static final long serialVersionUID = 1L;
+
+    private enum State { WAITING, GRANTED, LEFT, DISPLACED_BY_PRIORITY, DISPLACED_BY_SHARE }
+
+    /** One queued operation, as its own thread and the threads deciding for it see it. */
+    static final class Queued {
+        private final Thread thread = Thread.currentThread();
+        private final long queuedAt;
+        private volatile State state = State.WAITING;
+        /** Set under the lock right after it is built, as the order's entry needs the place to name. */
+        private WaitingWork.@Nullable Waiter<Queued> waiter;
+
+        private Queued(long queuedAt) {
+            this.queuedAt = queuedAt;
+        }
+    }
+
+    private final transient ReentrantLock lock = new ReentrantLock();
+    /** Guarded by {@link #lock}. */
+    private final transient WaitingWork<Queued> waiting;
+    private final transient LongSupplier clock;
+    /** The queue's length, written under the lock, for observers. */
+    private transient volatile int queued;
+
+    private ScheduledCounts(GateConfig limits, LongSupplier clock) {
+        super(limits);
+        this.clock = clock;
+        this.waiting = new WaitingWork<>(limits.admissionRules().keySlots());
+    }
+
+    /**
+     * The counts of a gate with rules, typed as their superclass: a JVM whose gates have none never loads this class,
+     * and their release stays a call with a single target.
+     *
+     * @param clock monotonic nanoseconds, {@link System#nanoTime()} but in tests
+     */
+    static AdmissionCounts create(GateConfig limits, LongSupplier clock) {
+        return new ScheduledCounts(limits, clock);
+    }
+
+    /**
+     * Queues an admitted operation (counted as admitted, not running), and serves it at once if a slot is free and the
+     * order puts it first. Its wait is then {@link #await}ed.
+     */
+    Queued enqueue(WaitingWork.Ticket ticket) {
+        lock.lock();
+        try {
+            Queued place = add(ticket);
+            grantFreeSlots();
+            return place;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * With every place taken: queues an operation in the place of the waiter the order would serve last, if the order
+     * puts {@code ticket} before it. That waiter is told it was displaced, by priority (criticality, a request in
+     * progress) or by its flow's share; the counts do not change.
+     *
+     * @return the queued operation, or {@code null} when no waiter comes after it: nothing changed
+     */
+    @Nullable Queued displace(WaitingWork.Ticket ticket) {
+        lock.lock();
+        try {
+            WaitingWork.Waiter<Queued> last = waiting.displacedBy(ticket);
+            if (last == null) {
+                return null;
+            }
+            decide(last, WaitingWork.displacedByPriority(last, ticket)
+                    ? State.DISPLACED_BY_PRIORITY : State.DISPLACED_BY_SHARE);
+            return add(ticket);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for a queued operation's running slot. Returns {@link WaitEnd#RUNNING} with the slot held;
+     * {@link WaitEnd#TIMED_OUT} when {@code maxWaitNanos} passed first (still admitted: the caller must
+     * {@link #leaveQueue()}); {@link WaitEnd#DISPLACED_BY_PRIORITY} or {@link WaitEnd#DISPLACED_BY_SHARE} when its place
+     * went to a newcomer (it holds nothing); or throws {@link InterruptedException}, clearing the flag, when
+     * interrupted while waiting (still admitted). A waiter decided for before it saw its interrupt or its deadline
+     * keeps that decision, with the interrupt flag set again.
+     */
+    WaitEnd await(Queued place, long maxWaitNanos) throws InterruptedException {
+        while (place.state == State.WAITING) {
+            long waited = clock.getAsLong() - place.queuedAt;
+            boolean interrupted = Thread.interrupted();
+            if (interrupted || waited >= maxWaitNanos) {
+                return leave(place, interrupted);
+            }
+            LockSupport.parkNanos(this, maxWaitNanos - waited);
+        }
+        return endOf(place.state);
+    }
+
+    /**
+     * Takes a queued operation out before it waited, as {@link #await} would had its wait ended: {@link WaitEnd#TIMED_OUT}
+     * when it was still queued (still admitted), else what was decided for it meanwhile.
+     */
+    WaitEnd withdraw(Queued place) {
+        lock.lock();
+        try {
+            if (place.state != State.WAITING) {
+                return endOf(place.state);
+            }
+            decide(Objects.requireNonNull(place.waiter), State.LEFT);
+            return WaitEnd.TIMED_OUT;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Without a ticket, an operation waits as a default one of the keyless flow; the gate always passes one. */
+    @Override
+    WaitEnd awaitRunning(long maxWaitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        AdmissionRules rules = limits().admissionRules();
+        return await(enqueue(new WaitingWork.Ticket(Criticality.DEFAULT, false, rules.keylessKey(),
+                rules.weightOf(rules.keylessKey()))), maxWaitNanos);
+    }
+
+    private WaitEnd leave(Queued place, boolean interrupted) throws InterruptedException {
+        lock.lock();
+        try {
+            if (place.state != State.WAITING) {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                return endOf(place.state);
+            }
+            decide(Objects.requireNonNull(place.waiter), State.LEFT);
+        } finally {
+            lock.unlock();
+        }
+        if (interrupted) {
+            throw new InterruptedException();
+        }
+        return WaitEnd.TIMED_OUT;
+    }
+
+    private static WaitEnd endOf(State state) {
+        return switch (state) {
+            case GRANTED -> WaitEnd.RUNNING;
+            case DISPLACED_BY_PRIORITY -> WaitEnd.DISPLACED_BY_PRIORITY;
+            case DISPLACED_BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
+            case WAITING, LEFT -> WaitEnd.TIMED_OUT;
+        };
+    }
+
+    /**
+     * A running operation ends. With nobody admitted but not running, one compare-and-set; otherwise its slot goes to
+     * the waiter the order puts first, or back when nobody is queued or B is exceeded.
+     */
+    @Override
+    void finishRunning() {
+        long word = getState();
+        if (admitted(word) == running(word) && compareAndSetState(word, word - ONE_OPERATION)) {
+            return;
+        }
+        lock.lock();
+        try {
+            if (!waiting.isEmpty() && running(getState()) <= limits().maxConcurrent()) {
+                // The slot changes hands: one admitted fewer, as many running.
+                leaveQueue();
+                grantNext();
+            } else {
+                tryReleaseShared(ONE_OPERATION);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */
+    @Override
+    void giveBackPlaces(int running, int waitingPlaces) {
+        tryReleaseShared((long) running * ONE_OPERATION + (long) waitingPlaces * ONE_ADMITTED);
+        serveFreeSlots();
+    }
+
+    /** Replaces the limits, and hands any new room to queued waiters. */
+    @Override
+    void changeLimits(GateConfig resized) {
+        super.changeLimits(resized);
+        serveFreeSlots();
+    }
+
+    @Override
+    int parkedWaiters() {
+        return queued;
+    }
+
+    /** Flows the order knows right now; for tests. */
+    int flowsKnown() {
+        lock.lock();
+        try {
+            return waiting.flowsKnown();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void serveFreeSlots() {
+        lock.lock();
+        try {
+            grantFreeSlots();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock. */
+    private Queued add(WaitingWork.Ticket ticket) {
+        Queued place = new Queued(clock.getAsLong());
+        place.waiter = waiting.add(ticket, place);
+        queued = waiting.size();
+        return place;
+    }
+
+    /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
+    private void grantFreeSlots() {
+        while (!waiting.isEmpty() && tryAcquireShared(0L) >= 0) {
+            grantNext();
+        }
+    }
+
+    /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
+    private void grantNext() {
+        WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
+        waiting.granted(next);
+        decide(next, State.GRANTED);
+    }
+
+    /** Under the lock: takes the waiter out of the order (granted ones already are) and tells it how it ended. */
+    private void decide(WaitingWork.Waiter<Queued> waiter, State state) {
+        if (state != State.GRANTED) {
+            waiting.remove(waiter);
+        }
+        queued = waiting.size();
+        Queued place = waiter.owner;
+        place.state = state;
+        if (place.thread != Thread.currentThread()) {
+            LockSupport.unpark(place.thread);
+        }
+    }
+}

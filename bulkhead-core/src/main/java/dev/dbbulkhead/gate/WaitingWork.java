@@ -1,0 +1,240 @@
+package dev.dbbulkhead.gate;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The order of a workload's waiting operations under {@link AdmissionRules}: who gets the next free place, and who
+ * gives up its place when all {@code B + Q} are taken and more important work arrives. The policy only — which waiter,
+ * never how a place is handed over ({@link ScheduledCounts} does that, under its lock; this class is not
+ * thread-safe).
+ *
+ * <p>The order, first to last:
+ * <ol>
+ *   <li>criticality: {@link Criticality#CRITICAL} before {@link Criticality#DEFAULT} before
+ *       {@link Criticality#SHEDDABLE};</li>
+ *   <li>with {@link AdmissionRules#inProgressFirst()}, an operation of a request already in progress before a new
+ *       request's of the same criticality — but after {@value #IN_PROGRESS_RUN} such grants in a row while a new
+ *       request's waits, the next goes to the new request, so that new requests are never starved;</li>
+ *   <li>the flow with the least weighted use: start-time fair queuing. Each waiter's tag is the later of the virtual
+ *       time and its flow's last finish, and its flow's finish moves on by {@link #COST_SCALE} / weight; the smallest
+ *       tag goes first, and the virtual time follows the tags granted. A quiet flow's next operation therefore runs
+ *       before a busy flow's backlog, and a lone flow may use every place: nobody is held back while a place is
+ *       free;</li>
+ *   <li>arrival.</li>
+ * </ol>
+ *
+ * <p>Flows are keys held exactly, never hashed into shared slots. The state kept is bounded whatever keys callers
+ * send: a flow with waiters (at most the waiters), and at most {@code idleFlows} flows without waiters whose finish is
+ * still ahead of the virtual time — forgetting such a flow only forgives it use older than the others'.
+ */
+final class WaitingWork<T> {
+
+    /** Grants in a row to requests in progress while a new request's operation of the same criticality waits. */
+    static final int IN_PROGRESS_RUN = 3;
+    /** The tag distance of one operation of weight 1; a weight of {@code w} moves its flow on by this / w. */
+    static final long COST_SCALE = 1_000_000L;
+
+    private static final Criticality[] MOST_CRITICAL_FIRST = Criticality.values();
+
+    /** One flow: the operations of one key. */
+    static final class Flow {
+        private final String key;
+        private final long cost;
+        private long finish;
+        private int waiting;
+
+        private Flow(String key, int weight) {
+            this.key = key;
+            this.cost = COST_SCALE / weight;
+        }
+    }
+
+    /** What an operation asks to wait as: its criticality, whether its request is in progress, its flow. */
+    record Ticket(Criticality criticality, boolean inProgress, String key, int weight) {
+    }
+
+    /** A waiting operation, ordered by its tag and then its arrival, with what the mechanism knows it by. */
+    static final class Waiter<T> implements Comparable<Waiter<T>> {
+        final Ticket ticket;
+        final T owner;
+        private final Flow flow;
+        private final long tag;
+        private final long arrival;
+
+        private Waiter(Ticket ticket, T owner, Flow flow, long tag, long arrival) {
+            this.ticket = ticket;
+            this.owner = owner;
+            this.flow = flow;
+            this.tag = tag;
+            this.arrival = arrival;
+        }
+
+        @Override
+        public int compareTo(Waiter<T> other) {
+            int byTag = Long.compare(tag, other.tag);
+            return byTag != 0 ? byTag : Long.compare(arrival, other.arrival);
+        }
+    }
+
+    /** The waiters of one criticality: those of requests in progress apart from new requests'. */
+    private static final class Level<T> {
+        final TreeSet<Waiter<T>> inProgress = new TreeSet<>();
+        final TreeSet<Waiter<T>> fresh = new TreeSet<>();
+        int inProgressRun;
+
+        boolean isEmpty() {
+            return inProgress.isEmpty() && fresh.isEmpty();
+        }
+
+        /** The next to serve: in progress first, up to the run bound while a new request's waits. */
+        Waiter<T> next() {
+            boolean inProgressTurn = !inProgress.isEmpty() && (fresh.isEmpty() || inProgressRun < IN_PROGRESS_RUN);
+            return inProgressTurn ? inProgress.first() : fresh.first();
+        }
+
+        /** The last this level would serve: a new request's before one in progress, the largest tag first. */
+        Waiter<T> last() {
+            return fresh.isEmpty() ? inProgress.last() : fresh.last();
+        }
+
+        TreeSet<Waiter<T>> setOf(Waiter<T> waiter) {
+            return waiter.ticket.inProgress() ? inProgress : fresh;
+        }
+    }
+
+    private final List<Level<T>> levels = new ArrayList<>(MOST_CRITICAL_FIRST.length);
+    private final Map<String, Flow> flows = new HashMap<>();
+    /** Flows that had no waiter left, oldest first; an entry is stale when its flow has waiters again. */
+    private final ArrayDeque<Flow> idle = new ArrayDeque<>();
+    private final int idleFlows;
+    private long virtualTime;
+    private long arrivals;
+    private int size;
+
+    /** @param idleFlows how many flows without waiters are remembered at most */
+    WaitingWork(int idleFlows) {
+        this.idleFlows = idleFlows;
+        for (int i = 0; i < MOST_CRITICAL_FIRST.length; i++) {
+            levels.add(new Level<>());
+        }
+    }
+
+    boolean isEmpty() {
+        return size == 0;
+    }
+
+    int size() {
+        return size;
+    }
+
+    /** Adds an operation that waits. */
+    Waiter<T> add(Ticket ticket, T owner) {
+        Flow flow = flows.computeIfAbsent(ticket.key(), key -> new Flow(key, ticket.weight()));
+        Waiter<T> waiter = new Waiter<>(ticket, owner, flow, tagOf(flow), arrivals++);
+        flow.finish = waiter.tag + flow.cost;
+        flow.waiting++;
+        levelOf(ticket).setOf(waiter).add(waiter);
+        size++;
+        return waiter;
+    }
+
+    /** The waiter to serve next, left in place; {@code null} when nobody waits. */
+    @Nullable Waiter<T> peekNext() {
+        for (Level<T> level : levels) {
+            if (!level.isEmpty()) {
+                return level.next();
+            }
+        }
+        return null;
+    }
+
+    /** Takes out the waiter that is served: the virtual time moves on to its tag. */
+    void granted(Waiter<T> waiter) {
+        Level<T> level = levelOf(waiter.ticket);
+        level.inProgressRun = waiter.ticket.inProgress() && !level.fresh.isEmpty() ? level.inProgressRun + 1 : 0;
+        virtualTime = Math.max(virtualTime, waiter.tag);
+        remove(waiter);
+    }
+
+    /** Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out). */
+    void remove(Waiter<T> waiter) {
+        if (!levelOf(waiter.ticket).setOf(waiter).remove(waiter)) {
+            return;
+        }
+        size--;
+        Flow flow = waiter.flow;
+        if (--flow.waiting == 0) {
+            becameIdle(flow);
+        }
+    }
+
+    /**
+     * The waiter that should give its place to an operation asking as {@code newcomer} when every place is taken: the
+     * last one this order would serve, if the newcomer would be served before it; else {@code null}, and the newcomer
+     * is the one to refuse. Nothing changes.
+     */
+    @Nullable Waiter<T> displacedBy(Ticket newcomer) {
+        Waiter<T> last = null;
+        for (int i = levels.size() - 1; i >= 0 && last == null; i--) {
+            if (!levels.get(i).isEmpty()) {
+                last = levels.get(i).last();
+            }
+        }
+        if (last == null) {
+            return null;
+        }
+        int byCriticality = newcomer.criticality().compareTo(last.ticket.criticality());
+        if (byCriticality != 0) {
+            return byCriticality < 0 ? last : null;
+        }
+        if (newcomer.inProgress() != last.ticket.inProgress()) {
+            return newcomer.inProgress() ? last : null;
+        }
+        Flow flow = flows.get(newcomer.key());
+        long newcomerTag = flow == null ? virtualTime : tagOf(flow);
+        return newcomerTag < last.tag ? last : null;
+    }
+
+    /** Whether {@code displaced} gave way to more critical work, or to a request in progress, rather than a share. */
+    static boolean displacedByPriority(Waiter<?> displaced, Ticket newcomer) {
+        return newcomer.criticality() != displaced.ticket.criticality()
+                || newcomer.inProgress() != displaced.ticket.inProgress();
+    }
+
+    /** Flows known right now, with waiters or remembered idle ones. For tests and observation. */
+    int flowsKnown() {
+        return flows.size();
+    }
+
+    private long tagOf(Flow flow) {
+        return Math.max(virtualTime, flow.finish);
+    }
+
+    private Level<T> levelOf(Ticket ticket) {
+        return levels.get(ticket.criticality().ordinal());
+    }
+
+    /**
+     * A flow without waiters is forgotten at once when it is not ahead of the virtual time (it would start from the
+     * virtual time anyway), and otherwise remembered among the last {@code idleFlows}.
+     */
+    private void becameIdle(Flow flow) {
+        if (flow.finish <= virtualTime) {
+            flows.remove(flow.key, flow);
+            return;
+        }
+        idle.addLast(flow);
+        while (idle.size() > idleFlows) {
+            Flow oldest = idle.pollFirst();
+            if (oldest.waiting == 0) {
+                flows.remove(oldest.key, oldest);
+            }
+        }
+    }
+}
