@@ -518,7 +518,7 @@ public class BulkheadProperties {
         /** Places lent to and borrowed from the other workloads of the same DataSource. */
         private final Lending lending = new Lending();
 
-        /** Places held back for more critical work. */
+        /** Places held back for more critical work, and the order of the waiting operations. */
         private final CriticalityReserves criticality = new CriticalityReserves();
 
         /** Fair shares of the workload's places between the keys (tenants) of its operations. */
@@ -667,7 +667,10 @@ public class BulkheadProperties {
         }
     }
 
-    /** The places of a workload held back for more critical work; an unset (null) key falls back to the defaults. */
+    /**
+     * The places of a workload held back for more critical work, and whether the operations of requests in progress
+     * wait first; an unset (null) key falls back to the defaults.
+     */
     public static class CriticalityReserves {
 
         /** Share of max-concurrent + max-queued only critical operations may take; at least 0 and below 1. */
@@ -675,6 +678,9 @@ public class BulkheadProperties {
 
         /** Share of max-concurrent + max-queued sheddable operations may not take; at least critical-reserve and below 1. Default: critical-reserve. */
         private @Nullable Double sheddableReserve;
+
+        /** Whether a waiting operation of a request that already committed one gets the next place before new requests' operations of its criticality, within a bound that keeps those from starving. */
+        private @Nullable Boolean inProgressFirst;
 
         public @Nullable Double getCriticalReserve() {
             return criticalReserve;
@@ -691,15 +697,23 @@ public class BulkheadProperties {
         public void setSheddableReserve(@Nullable Double sheddableReserve) {
             this.sheddableReserve = sheddableReserve;
         }
+
+        public @Nullable Boolean getInProgressFirst() {
+            return inProgressFirst;
+        }
+
+        public void setInProgressFirst(@Nullable Boolean inProgressFirst) {
+            this.inProgressFirst = inProgressFirst;
+        }
     }
 
     /** Fair shares between the keys of a workload's operations; an unset (null) key falls back to the defaults. */
     public static class FairShare {
 
-        /** Whether each key (tenant) is held to its fair share of the places under contention. */
+        /** Whether the next free place goes to the key (tenant) with the least weighted recent use, so that each gets its weighted share while others wait and any share left idle is used by the others. */
         private @Nullable Boolean enabled;
 
-        /** Size of the table the gate counts keys in, a power of two from 1 to 65536; memory is fixed whatever keys arrive. */
+        /** How many keys without waiting operations the gate remembers the recent use of, a power of two from 1 to 65536; memory is fixed whatever keys arrive. */
         private @Nullable Integer keySlots;
 
         /** Weights of keys by key, 1 to 1000; a key not listed weighs 1. */

@@ -162,7 +162,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
     }
 
     /**
-     * The criticality reserves and fair shares, each value checked by the rules' own builder and reported under its
+     * The criticality reserves, in-progress-first and fair shares, each value checked by the rules' own builder and reported under its
      * property; the sheddable reserve against the critical one, reported under the sheddable one.
      */
     private static AdmissionRules admissionRules(Resolver resolver) {
@@ -170,6 +170,9 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         validate(resolver.setting("criticality.critical-reserve",
                 workload -> workload.getCriticality().getCriticalReserve(),
                 AdmissionRules.DEFAULT_CRITICAL_RESERVE), rules::criticalReserve);
+        rules.inProgressFirst(resolver.setting("criticality.in-progress-first",
+                workload -> workload.getCriticality().getInProgressFirst(),
+                AdmissionRules.DEFAULT_IN_PROGRESS_FIRST).value());
         rules.fairShares(resolver.setting("fair-share.enabled", workload -> workload.getFairShare().getEnabled(),
                 AdmissionRules.DEFAULT_FAIR_SHARES).value());
         validate(resolver.setting("fair-share.key-slots", workload -> workload.getFairShare().getKeySlots(),

@@ -2,6 +2,8 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.RulesDescriptor;
 import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.AdmissionRules;
@@ -11,6 +13,7 @@ import dev.dbbulkhead.retry.RetryBudgetConfig;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import dev.dbbulkhead.transaction.WorkloadRetries;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.Map;
@@ -297,6 +300,36 @@ class BulkheadAutoConfigurationTests {
                     assertThat(registry.template("reports").gate().config().admissionRules())
                             .as("the defaults' reserve, no shares").isEqualTo(
                                     AdmissionRules.builder().criticalReserve(0.25).build());
+                });
+    }
+
+    @Test
+    void inProgressFirstReachesTheGatesRulesAndTheEndpoint() {
+        MeteredEndpointApplications.runner(new SimpleMeterRegistry())
+                .withPropertyValues("db.bulkhead.workloads.orders.criticality.in-progress-first=true",
+                        "db.bulkhead.workloads.reports.max-concurrent=1")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(gate(registry, "orders").admissionRules())
+                            .isEqualTo(AdmissionRules.builder().inProgressFirst(true).build());
+                    assertThat(gate(registry, "reports").admissionRules().isNone()).as("left unset: no rules").isTrue();
+                    RulesDescriptor rules = context.getBean(BulkheadsEndpoint.class).workload("orders").rules();
+                    assertThat(rules).isNotNull();
+                    assertThat(rules.inProgressFirst()).isTrue();
+                    assertThat(rules.fairShares()).isFalse();
+                });
+    }
+
+    @Test
+    void theDefaultsInProgressFirstAppliesToEveryWorkloadThatLeavesItUnset() {
+        runner.withPropertyValues("db.bulkhead.defaults.criticality.in-progress-first=true",
+                        "db.bulkhead.workloads.orders.max-concurrent=2",
+                        "db.bulkhead.workloads.reports.criticality.in-progress-first=false")
+                .run(context -> {
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(gate(registry, "orders").admissionRules().inProgressFirst()).isTrue();
+                    assertThat(gate(registry, "reports").admissionRules().isNone())
+                            .as("its own false wins over the defaults").isTrue();
                 });
     }
 

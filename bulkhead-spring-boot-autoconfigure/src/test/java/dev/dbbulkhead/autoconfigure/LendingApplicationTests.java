@@ -118,6 +118,27 @@ class LendingApplicationTests {
     }
 
     @Test
+    void aWorkloadWithFairSharesAndCriticalityThatBorrowsNextToALenderStarts() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.lending.lend=true",
+                        "db.bulkhead.workloads.reports.fair-share.enabled=true",
+                        "db.bulkhead.workloads.reports.criticality.critical-reserve=0.25")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    BulkheadTemplate reports = template(context, "reports");
+                    assertThat(reports.gate().config().admissionRules().fairShares()).isTrue();
+                    assertThat(reports.gate().config().admissionRules().criticalReserve()).isEqualTo(0.25);
+                    assertThat(reports.gate().config().lending().borrow()).isEqualTo(2);
+                    assertThat(template(context, "orders").gate().config().lending().pool())
+                            .as("lender and borrower in one pool").isSameAs(pool(context));
+                    BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+                    assertThat(endpoint.workload("reports").lending()).isNotNull();
+                    assertThat(endpoint.workload("reports").rules()).isNotNull();
+                    String outcome = reports.execute(status -> "committed");
+                    assertThat(outcome).as("an operation of the borrower runs").isEqualTo("committed");
+                });
+    }
+
+    @Test
     void withoutABorrowerNoWorkloadTakesPartInLending() {
         new ApplicationContextRunner().with(SharedDatabase::onBootJdbc)
                 .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class))

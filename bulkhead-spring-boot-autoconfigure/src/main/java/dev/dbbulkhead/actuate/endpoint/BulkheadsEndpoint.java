@@ -519,23 +519,25 @@ public class BulkheadsEndpoint {
      *
      * @param criticalReserve  share of B + Q only critical operations may take
      * @param sheddableReserve share of B + Q sheddable operations may not take
-     * @param fairShares       whether keys are held to fair shares
-     * @param keySlots         size of the gate's key table
+     * @param inProgressFirst  whether the waiting operations of requests in progress get the next place before new
+     *                         requests' of their criticality
+     * @param fairShares       whether the next place goes to the key with the least weighted recent use
+     * @param keySlots         how many keys without waiting operations the gate remembers the recent use of
      * @param weights          the configured weights by key, shown as the endpoint's {@link KeyDisplay} says; keys not
      *                         listed weigh 1
      * @param meteredKeys      how many keys are counted on their own; 0 without fair shares
      * @param topKeys          the busiest keys, busiest first, each counted since it became one of them
      * @param otherKeys        the operations of every other key, together; null without fair shares
      */
-    public record RulesDescriptor(double criticalReserve, double sheddableReserve, boolean fairShares, int keySlots,
-                                  Map<String, Integer> weights, int meteredKeys, List<KeyDescriptor> topKeys,
-                                  @Nullable KeyDescriptor otherKeys) {
+    public record RulesDescriptor(double criticalReserve, double sheddableReserve, boolean inProgressFirst,
+                                  boolean fairShares, int keySlots, Map<String, Integer> weights, int meteredKeys,
+                                  List<KeyDescriptor> topKeys, @Nullable KeyDescriptor otherKeys) {
 
         static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally, KeyDisplay display) {
             Map<String, Integer> weights = new LinkedHashMap<>();
             rules.keyWeights().forEach((key, weight) -> weights.put(display.show(key), weight));
-            return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.fairShares(),
-                    rules.keySlots(), weights, tally == null ? 0 : tally.meteredKeys(),
+            return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.inProgressFirst(),
+                    rules.fairShares(), rules.keySlots(), weights, tally == null ? 0 : tally.meteredKeys(),
                     tally == null ? List.of() : tally.topKeys().stream()
                             .map(counts -> KeyDescriptor.of(counts, display)).toList(),
                     tally == null ? null : KeyDescriptor.of(tally.other(), KeyDisplay.RAW));

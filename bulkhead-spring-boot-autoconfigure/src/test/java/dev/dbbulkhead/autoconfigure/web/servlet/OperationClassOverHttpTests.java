@@ -178,7 +178,7 @@ class OperationClassOverHttpTests {
                 .contains("\"otherKeys\":{\"key\":\"other\"").as("keys are shown hashed by default")
                 .doesNotContain("heavy-1").doesNotContain("heavy-2");
         assertThat(get("/actuator/dbbulkheads/checkout", null, null).body())
-                .contains("\"rules\":{\"criticalReserve\":0.34,\"sheddableReserve\":0.67,\"fairShares\":false")
+                .contains("\"rules\":{\"criticalReserve\":0.34,\"sheddableReserve\":0.67,\"inProgressFirst\":false,\"fairShares\":false")
                 .contains("\"topKeys\":[]");
     }
 
