@@ -22,13 +22,16 @@ public enum RejectionReason {
 
     /**
      * Places were left, but only places held back for more critical work ({@link dev.dbbulkhead.gate.Criticality}):
-     * refused at once, without waiting, so that the overload is absorbed by the least critical work first.
+     * refused at once, without waiting; or the operation waited and, every place taken, gave its place to more
+     * critical work or to an operation of a request in progress. Either way the overload is absorbed by the least
+     * critical work first.
      */
     SHED_BY_CRITICALITY,
 
     /**
-     * The operation's key (its tenant) already had its fair share of the workload's places, while other keys asked
-     * for theirs: refused at once, without waiting, so that one key cannot take the places of the others.
+     * The operation waited and, every place of the workload taken, gave its place to an operation of a key (tenant)
+     * that had used less of the workload of late: its own key was the furthest over its fair share. Never while a
+     * place is free, so that one key cannot take the places of the others and nobody is held back from idle ones.
      */
     OVER_FAIR_SHARE,
 

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.gate;
 
+import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -21,6 +22,10 @@ import org.jspecify.annotations.Nullable;
  * ({@link #displace}): the admitted count does not change, so B + Q holds exactly, and the displaced waiter leaves
  * holding nothing.
  *
+ * <p>Under the {@linkplain QueueDiscipline#CODEL CoDel discipline}, a {@link StandingQueue} judges the queue as
+ * {@link CoDelCounts} does, and while it stands the waiters past the target delay are refused
+ * ({@link WaitEnd#SHED}), the oldest first; who is served stays the order's.
+ *
  * <p>A waiter's state changes only under the lock; a woken waiter that finds itself decided for leaves without it. The
  * lock is held for microseconds, never while parking.
  */
@@ -28,7 +33,7 @@ final class ScheduledCounts extends AdmissionCounts {
 
     private static final long serialVersionUID = 1L;
 
-    private enum State { WAITING, GRANTED, LEFT, DISPLACED_BY_PRIORITY, DISPLACED_BY_SHARE }
+    private enum State { WAITING, GRANTED, LEFT, SHED, DISPLACED_BY_PRIORITY, DISPLACED_BY_SHARE }
 
     /** One queued operation, as its own thread and the threads deciding for it see it. */
     static final class Queued {
@@ -47,13 +52,21 @@ final class ScheduledCounts extends AdmissionCounts {
     /** Guarded by {@link #lock}. */
     private final transient WaitingWork<Queued> waiting;
     private final transient LongSupplier clock;
+    /** The CoDel discipline's judgement, or {@code null} under arrival order's. Guarded by {@link #lock}. */
+    private final transient @Nullable StandingQueue judge;
+    /** Under CoDel, the waiters oldest first, for shedding; empty otherwise. Guarded by {@link #lock}. */
+    private final transient ArrayDeque<Queued> oldestFirst = new ArrayDeque<>();
     /** The queue's length, written under the lock, for observers. */
     private transient volatile int queued;
+    /** Waiters shed by the CoDel discipline; written under the lock only. */
+    private transient volatile long shed;
 
     private ScheduledCounts(GateConfig limits, LongSupplier clock) {
         super(limits);
         this.clock = clock;
         this.waiting = new WaitingWork<>(limits.admissionRules().keySlots());
+        this.judge = limits.queueDiscipline() == QueueDiscipline.CODEL ? new StandingQueue(
+                limits.queueTargetDelay().toNanos(), limits.queueInterval().toNanos(), clock.getAsLong()) : null;
     }
 
     /**
@@ -75,6 +88,8 @@ final class ScheduledCounts extends AdmissionCounts {
         try {
             Queued place = add(ticket);
             grantFreeSlots();
+            // After joining: a queue whose overdue waiters this newcomer replaces never empties.
+            shedOverdue();
             return place;
         } finally {
             lock.unlock();
@@ -112,15 +127,37 @@ final class ScheduledCounts extends AdmissionCounts {
      * keeps that decision, with the interrupt flag set again.
      */
     WaitEnd await(Queued place, long maxWaitNanos) throws InterruptedException {
+        // Under CoDel, a waiter wakes once at the target delay to judge itself, as no release may come to shed it.
+        long judgeSelfAfter = judge == null ? Long.MAX_VALUE : judge.overdueAfterNanos();
         while (place.state == State.WAITING) {
             long waited = clock.getAsLong() - place.queuedAt;
             boolean interrupted = Thread.interrupted();
             if (interrupted || waited >= maxWaitNanos) {
                 return leave(place, interrupted);
             }
-            LockSupport.parkNanos(this, maxWaitNanos - waited);
+            if (waited > judgeSelfAfter) {
+                judgeSelfAfter = Long.MAX_VALUE;
+                shedIfOverdue(place);
+                continue;
+            }
+            long wakeAfter = judgeSelfAfter < maxWaitNanos ? judgeSelfAfter + 1 : maxWaitNanos;
+            LockSupport.parkNanos(this, wakeAfter - waited);
         }
         return endOf(place.state);
+    }
+
+    private void shedIfOverdue(Queued place) {
+        lock.lock();
+        try {
+            StandingQueue standing = Objects.requireNonNull(judge);
+            long now = clock.getAsLong();
+            standing.advance(now);
+            if (place.state == State.WAITING && standing.overdue(now - place.queuedAt)) {
+                decide(Objects.requireNonNull(place.waiter), State.SHED);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**
@@ -175,6 +212,7 @@ final class ScheduledCounts extends AdmissionCounts {
             case GRANTED -> WaitEnd.RUNNING;
             case DISPLACED_BY_PRIORITY -> WaitEnd.DISPLACED_BY_PRIORITY;
             case DISPLACED_BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
+            case SHED -> WaitEnd.SHED;
             case WAITING, LEFT -> WaitEnd.TIMED_OUT;
         };
     }
@@ -191,6 +229,7 @@ final class ScheduledCounts extends AdmissionCounts {
         }
         lock.lock();
         try {
+            shedOverdue();
             if (!waiting.isEmpty() && running(getState()) <= limits().maxConcurrent()) {
                 // The slot changes hands: one admitted fewer, as many running.
                 leaveQueue();
@@ -222,6 +261,28 @@ final class ScheduledCounts extends AdmissionCounts {
         return queued;
     }
 
+    /** Under CoDel, the judgement brought up to now when the lock is free (an observer never waits for it). */
+    @Override
+    boolean standing() {
+        StandingQueue standing = judge;
+        if (standing == null) {
+            return false;
+        }
+        if (lock.tryLock()) {
+            try {
+                standing.advance(clock.getAsLong());
+            } finally {
+                lock.unlock();
+            }
+        }
+        return standing.standing();
+    }
+
+    @Override
+    long shedCount() {
+        return shed;
+    }
+
     /** Flows the order knows right now; for tests. */
     int flowsKnown() {
         lock.lock();
@@ -243,10 +304,31 @@ final class ScheduledCounts extends AdmissionCounts {
 
     /** Under the lock. */
     private Queued add(WaitingWork.Ticket ticket) {
-        Queued place = new Queued(clock.getAsLong());
+        long now = clock.getAsLong();
+        Queued place = new Queued(now);
+        if (judge != null) {
+            judge.advance(now);
+            if (waiting.isEmpty()) {
+                judge.filled(now);
+            }
+            oldestFirst.addLast(place);
+        }
         place.waiter = waiting.add(ticket, place);
         queued = waiting.size();
         return place;
+    }
+
+    /** Under the lock, under CoDel: refuses, oldest first, the waiters overdue in a standing queue. */
+    private void shedOverdue() {
+        if (judge == null) {
+            return;
+        }
+        long now = clock.getAsLong();
+        judge.advance(now);
+        for (Queued oldest = oldestFirst.peekFirst(); oldest != null && judge.overdue(now - oldest.queuedAt);
+                oldest = oldestFirst.peekFirst()) {
+            decide(Objects.requireNonNull(oldest.waiter), State.SHED);
+        }
     }
 
     /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
@@ -259,6 +341,10 @@ final class ScheduledCounts extends AdmissionCounts {
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
     private void grantNext() {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
+        if (judge != null) {
+            // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
+            judge.granted(clock.getAsLong() - Objects.requireNonNull(oldestFirst.peekFirst()).queuedAt);
+        }
         waiting.granted(next);
         decide(next, State.GRANTED);
     }
@@ -270,6 +356,15 @@ final class ScheduledCounts extends AdmissionCounts {
         }
         queued = waiting.size();
         Queued place = waiter.owner;
+        if (judge != null) {
+            oldestFirst.remove(place);
+            if (waiting.isEmpty()) {
+                judge.emptied(clock.getAsLong());
+            }
+        }
+        if (state == State.SHED) {
+            shed++;
+        }
         place.state = state;
         if (place.thread != Thread.currentThread()) {
             LockSupport.unpark(place.thread);

@@ -19,22 +19,23 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Lincheck model checking of a gate with admission rules — a third of its places held back for critical work, fair
- * shares between two keys, so that waiters are ordered by criticality and by their flows' use and the last of them
- * gives its place to a newcomer that comes before it — under every interleaving the model checker explores, with
- * critical, default and sheddable operations of either key, and operations without a key (one flow of the rules'
- * keyless key).
+ * shares between two keys, the operations of requests in progress first — so that waiters are ordered by
+ * criticality, by their requests' progress and by their flows' use, and the last of them gives its place to a
+ * newcomer that comes before it; under every interleaving the model checker explores, with critical, default,
+ * sheddable and in-progress operations of either key, and operations without a key (one flow of the rules' keyless
+ * key).
  *
  * <p>What is checked:
  * <ul>
  *   <li>B and B + Q hold, and each permit is released once;</li>
  *   <li>reserved places are never taken by non-critical work: at no moment are more non-critical operations inside
  *       than the places left unreserved (a ghost counted between admission and release, so never above the real
- *       number);</li>
+ *       number) — a displacement hands a place from one operation to another without ever adding one;</li>
  *   <li>reasons stay apart: a critical operation is never refused for criticality, a key — operations without one
- *       being one flow — is refused for its share only while another operation of its own may be inside (one
- *       whose span, from before it asked to after it ended, overlaps the refused one's), and nothing times out;</li>
- *   <li>no refusal path leaks a place: every permit is back at the end, nothing is parked, and the key table is empty
- *       and agrees with its running sums — at the end and at any moment an observer looks.</li>
+ *       being one flow — gives its place for its share only once another operation of its own asked before it, and
+ *       nothing times out;</li>
+ *   <li>no refusal path leaks a place: every permit is back at the end, nothing is parked, and the flows remembered
+ *       never exceed the keys there are — at the end and at any moment an observer looks.</li>
  * </ul>
  */
 @Param(name = "key", gen = IntGen.class, conf = "0:1")
@@ -46,7 +47,7 @@ public class AdmissionGateRulesModelCheckTests {
     private static final int MAX_CONCURRENT = 1;
     private static final int MAX_QUEUED = 2;
     private static final AdmissionRules RULES = AdmissionRules.builder().criticalReserve(0.34).fairShares(true)
-            .keySlots(16).build();
+            .inProgressFirst(true).keySlots(16).build();
     /** What non-critical work may fill: B + Q less the half held back. */
     private static final int NON_CRITICAL_CEILING = RULES.admittedCeiling(Criticality.DEFAULT, MAX_CONCURRENT + MAX_QUEUED);
     private static final String[] KEYS = {"tenant-0", "tenant-1"};
@@ -78,6 +79,15 @@ public class AdmissionGateRulesModelCheckTests {
     @Operation
     public void enterWithoutKey() {
         enter(Criticality.DEFAULT, KEYLESS);
+    }
+
+    /** A default operation of a request that already committed one: served before new requests' default work. */
+    @Operation
+    public void enterInProgress(@Param(name = "key") int key) {
+        try (RequestCommits.Scope request = RequestCommits.track()) {
+            AdmissionGate.currentThreadRecord().operationCommitted();
+            enter(Criticality.DEFAULT, key);
+        }
     }
 
     /** The figures a gauge reads, and the flows the order remembers, at any moment. */

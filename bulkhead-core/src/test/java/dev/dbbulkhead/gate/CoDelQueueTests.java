@@ -126,6 +126,27 @@ class CoDelQueueTests {
     }
 
     @Test
+    void withAdmissionRulesAStandingQueueStillShedsItsOverdueWaitersAndServesInTheRulesOrder() throws Exception {
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1).maxQueued(6)
+                .queueWait(FOREVER).queueDiscipline(QueueDiscipline.CODEL).queueTargetDelay(Duration.ofMillis(5))
+                .queueInterval(Duration.ofMillis(100)).admissionRules(AdmissionRules.builder().criticalReserve(0.1)
+                        .build()).build(), recording, clock);
+        StandingScene scene = standingScene(gate);
+
+        handOver(scene.running(), scene.young0());
+        handOver(scene.young0(), scene.young1());
+        handOver(scene.young1(), scene.young2());
+        handOver(scene.young2(), scene.young3());
+        scene.young3().leave();
+
+        assertThat(served).as("one flow, one criticality: arrival order, standing or not")
+                .containsExactly("first", "old1", "young0", "young1", "young2", "young3");
+        assertThat(gate.shedCount()).isEqualTo(1);
+        assertThat(heard).contains("shed old2");
+        assertIdle(gate);
+    }
+
+    @Test
     void aQueueThatStoodForAWholeIntervalServesTheNewestFirst() throws Exception {
         AdmissionGate gate = gate(1, 6, FOREVER);
         StandingScene scene = standingScene(gate);
