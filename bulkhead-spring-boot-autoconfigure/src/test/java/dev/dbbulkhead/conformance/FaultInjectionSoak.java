@@ -14,6 +14,7 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.LimitHistory;
 import dev.dbbulkhead.gate.OperationClass;
+import dev.dbbulkhead.gate.RequestCommits;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -227,17 +228,32 @@ final class FaultInjectionSoak {
         stuck.add(thread);
     }
 
+    /**
+     * Runs operations until none is left, as requests of {@value #OPERATIONS_PER_REQUEST} operations each: a gate
+     * whose rules serve requests in progress first sees the later operations of each as such.
+     */
     private void drive() {
-        for (int i = nextOperation.getAndIncrement(); i < operations; i = nextOperation.getAndIncrement()) {
-            startBackgroundFaults(i);
-            try {
-                runOperation(i);
-            } catch (Throwable unexpected) {
-                violations.add("operation " + i + " (" + kinds[i] + ") broke the driver: " + unexpected);
-            } finally {
-                Thread.interrupted();
-                reportProgress(finishedOperations.incrementAndGet());
+        RequestCommits.Scope request = RequestCommits.track();
+        int inRequest = 0;
+        try {
+            for (int i = nextOperation.getAndIncrement(); i < operations; i = nextOperation.getAndIncrement()) {
+                if (inRequest++ == OPERATIONS_PER_REQUEST) {
+                    request.close();
+                    request = RequestCommits.track();
+                    inRequest = 1;
+                }
+                startBackgroundFaults(i);
+                try {
+                    runOperation(i);
+                } catch (Throwable unexpected) {
+                    violations.add("operation " + i + " (" + kinds[i] + ") broke the driver: " + unexpected);
+                } finally {
+                    Thread.interrupted();
+                    reportProgress(finishedOperations.incrementAndGet());
+                }
             }
+        } finally {
+            request.close();
         }
     }
 
@@ -297,6 +313,8 @@ final class FaultInjectionSoak {
      * for want of room is counted and tried again after a short random pause, so that every kind of work really
      * runs however the threads meet; an interrupted caller is not retried.
      */
+    private static final int OPERATIONS_PER_REQUEST = 3;
+
     private void call(int sequence) {
         while (!attempt(sequence)) {
             LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(500_000, 3_000_000));

@@ -55,7 +55,8 @@ import org.springframework.transaction.support.DefaultTransactionDefinition;
  *     -Dsoak.operations=200000 -Dsoak.seed=42}</pre>
  *
  * A failing run prints its seed first; the same seed replays the same plan. Operations come with a criticality and
- * a tenant key, which the gate of "reports" holds to reserves and fair shares; "batch" borrows a place of what
+ * a tenant key, in requests of three, which the gate of "reports" orders by its scheduler (reserves, fair shares,
+ * requests in progress first, displacement) while it borrows too; "batch" borrows a place of what
  * "orders" leaves unused, and the pool's gates as a whole are checked against the sum of their B. It runs once per queue discipline: under
  * {@link QueueDiscipline#CODEL} with a target delay of 1 ms and an interval of 5 ms, so that the queues of the
  * short CI run stand, shed and recover among the faults.
@@ -83,8 +84,10 @@ class FaultInjectionSoakTests {
      */
     /** The places batch may borrow beyond its B from what orders leaves unused. */
     private static final int BATCH_BORROWS = 1;
+    /** The places reports, a workload with rules, may borrow likewise. */
+    private static final int REPORTS_BORROWS = 1;
     private static final AdmissionRules SHARES_AND_RESERVES = AdmissionRules.builder().criticalReserve(0.25)
-            .sheddableReserve(0.5).fairShares(true).keySlots(8).build();
+            .sheddableReserve(0.5).fairShares(true).inProgressFirst(true).keySlots(8).build();
 
     @ParameterizedTest(name = "{0} queues")
     @EnumSource(QueueDiscipline.class)
@@ -116,7 +119,7 @@ class FaultInjectionSoakTests {
             List<Workload> workloads = List.of(
                     orders,
                     templateWorkload("reports", pool, 2, 2, Duration.ofMillis(10), discipline, released,
-                            SHARES_AND_RESERVES),
+                            SHARES_AND_RESERVES, GateLending.of(lending, REPORTS_BORROWS, false)),
                     jdbcWorkload("batch", pool, 2, 0, Duration.ZERO, discipline, released, GateListener.NONE,
                             GateLending.of(lending, BATCH_BORROWS, false)));
             FaultInjectionSoak soak = new FaultInjectionSoak(seed, operations, workloads, pool, database);
@@ -162,13 +165,15 @@ class FaultInjectionSoakTests {
 
     private static Workload templateWorkload(String name, HikariDataSource pool, int maxConcurrent, int maxQueued,
                                              Duration queueWait, QueueDiscipline discipline,
-                                             Map<ExecutionOutcome, AtomicInteger> released, AdmissionRules rules) {
+                                             Map<ExecutionOutcome, AtomicInteger> released, AdmissionRules rules,
+                                             GateLending lending) {
         AdmissionGate gate = gate(name, maxConcurrent, maxQueued, queueWait, discipline, released, GateListener.NONE,
-                rules, GateLending.none());
+                rules, lending);
         BulkheadTemplate template = new BulkheadTemplate(gate, new DataSourceTransactionManager(pool),
                 new DefaultTransactionDefinition(), LIMITS, pool);
         return workload(name, BulkheadTemplateConformanceTests.adapt(template, pool, false),
-                BulkheadTemplateConformanceTests.adapt(template, pool, true), maxConcurrent, maxQueued, 0);
+                BulkheadTemplateConformanceTests.adapt(template, pool, true), maxConcurrent, maxQueued,
+                lending.borrow());
     }
 
     private static Workload workload(String name, Bulkhead bulkhead, Bulkhead markingRollbackOnly, int maxConcurrent,

@@ -72,7 +72,7 @@ public class BulkheadRejectedExceptionHandler {
                     + " operations usually take; nothing was done.";
             case SHED_BY_CRITICALITY -> "is overloaded and keeps its remaining places for more critical work;"
                     + " nothing was done.";
-            case OVER_FAIR_SHARE -> "is overloaded and the caller's key already has its fair share of it;"
+            case OVER_FAIR_SHARE -> "is full and the caller's key was the furthest over its fair share of it;"
                     + " nothing was done.";
             case BORROW_REFUSED -> "is overloaded and the places it may borrow are in use by their owners;"
                     + " nothing was done.";

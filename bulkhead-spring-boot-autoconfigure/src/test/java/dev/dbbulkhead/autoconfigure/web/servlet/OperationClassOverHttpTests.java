@@ -8,9 +8,11 @@ import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
 import dev.dbbulkhead.autoconfigure.HeldOperations;
+import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.metrics.KeyMeterBinder;
+import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,6 +20,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -38,8 +41,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Criticality and fair shares over real HTTP, on PostgreSQL. Workload {@code tenants}: B = 4, Q = 0, fair shares, so
- * that under contention between two keys each may hold two places. Workload {@code checkout}: B = 3, Q = 0, one place
+ * Criticality and fair shares over real HTTP, on PostgreSQL. Workload {@code tenants}: B = 2, Q = 2, fair shares, so
+ * that nobody is refused while a place is free, and with every place taken the waiter of the key furthest over its
+ * share gives its place to another key's request. Workload {@code checkout}: B = 3, Q = 0, one place
  * held back for critical work and two from sheddable work. Keys come from the {@code X-Tenant} header or a method
  * argument; criticality from the {@code X-Criticality} header, the annotation or the template. Each contention is
  * made by operations held inside the gate until released: nothing depends on time.
@@ -48,7 +52,9 @@ import org.springframework.web.bind.annotation.RestController;
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"db.bulkhead.request-class.key-header=X-Tenant",
                 "db.bulkhead.request-class.criticality-header=X-Criticality",
-                "db.bulkhead.workloads.tenants.max-concurrent=4",
+                "db.bulkhead.workloads.tenants.max-concurrent=2",
+                "db.bulkhead.workloads.tenants.max-queued=2",
+                "db.bulkhead.workloads.tenants.queue-wait=1m",
                 "db.bulkhead.workloads.tenants.fair-share.enabled=true",
                 "db.bulkhead.workloads.tenants.fair-share.metered-keys=2",
                 "db.bulkhead.workloads.checkout.max-concurrent=3",
@@ -79,46 +85,43 @@ class OperationClassOverHttpTests {
         ApplicationTestSupport.sharedDatabase(properties);
     }
 
-    /**
-     * A key refused keeps claiming its share for two epochs of B + Q keyed admissions: eight admissions of a key of
-     * their own let the next test start with no claim of this one's.
-     */
-    @org.junit.jupiter.api.AfterEach
-    void theRefusedKeysOfThisTestAreForgotten() {
-        runAs(registry.template("tenants"), "between-tests", 2 * 4);
-    }
-
     @Test
-    void aTenantOverItsShareIsRefusedOverFairShareWhileAnotherIsAdmitted_keysFromTheHeader() throws Exception {
-        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
-             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
-            HttpResponse<String> refused = get("/tenants", "X-Tenant", "acme");
-            assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"")
-                    .contains("already has its fair share");
+    void aTenantsWaiterFurthestOverItsShareGivesItsPlaceToAnotherTenant_keysFromTheHeader() throws Exception {
+        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"))) {
+            CompletableFuture<HttpResponse<String>> acmeFirst = queued("/tenants", "X-Tenant", "acme");
+            CompletableFuture<HttpResponse<String>> acmeSecond = queued("/tenants", "X-Tenant", "acme");
 
-            assertThat(get("/tenants", "X-Tenant", "globex").statusCode()).as("under its share").isEqualTo(200);
+            CompletableFuture<HttpResponse<String>> globex = getAsync("/tenants", "X-Tenant", "globex");
+
+            HttpResponse<String> displaced = acmeSecond.get(1, TimeUnit.MINUTES);
+            assertThat(displaced.statusCode()).isEqualTo(503);
+            assertThat(displaced.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"").contains("furthest over");
+            acme.close();
+            assertThat(globex.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(acmeFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
             assertThat(acme.failures).isEmpty();
-            assertThat(globex.failures).isEmpty();
         }
     }
 
     @Test
     void aKeyFromAMethodArgumentWinsOverTheRequestsKey() throws Exception {
-        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
-             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
-            HttpResponse<String> refused = get("/tenants/acme", "X-Tenant", "globex");
-            assertThat(refused.statusCode()).isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+        try (HeldOperations initech = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "initech"))) {
+            CompletableFuture<HttpResponse<String>> initechFirst = queued("/tenants/initech", "X-Tenant", "umbrella");
+            CompletableFuture<HttpResponse<String>> initechSecond = queued("/tenants/initech", "X-Tenant", "umbrella");
 
-            assertThat(get("/tenants/globex", "X-Tenant", "acme").statusCode()).isEqualTo(200);
+            CompletableFuture<HttpResponse<String>> umbrella = getAsync("/tenants/umbrella", "X-Tenant", "initech");
+
+            assertThat(initechSecond.get(1, TimeUnit.MINUTES).body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+            initech.close();
+            assertThat(umbrella.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(initechFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
         }
     }
 
     @Test
-    void withoutAKeyNoShareHoldsTheOperation() throws Exception {
-        try (HeldOperations acme = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT, "acme"));
-             HeldOperations globex = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "globex"))) {
+    void aTenantOverItsShareRunsWhileAPlaceIsFree() throws Exception {
+        try (HeldOperations acme = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "acme"))) {
+            assertThat(get("/tenants", "X-Tenant", "acme").statusCode()).isEqualTo(200);
             assertThat(get("/tenants", null, null).statusCode()).isEqualTo(200);
         }
     }
@@ -184,13 +187,17 @@ class OperationClassOverHttpTests {
 
     @Test
     void operationsWithoutAKeyAreOneFlowHeldToItsShare() throws Exception {
-        try (HeldOperations keyless = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT));
-             HeldOperations victim = hold("tenants", 1, OperationClass.of(Criticality.DEFAULT, "victim"))) {
-            HttpResponse<String> refused = get("/tenants", null, null);
-            assertThat(refused.statusCode()).as("a third place for requests without a key").isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+        try (HeldOperations keyless = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT))) {
+            CompletableFuture<HttpResponse<String>> keylessFirst = queued("/tenants", null, null);
+            CompletableFuture<HttpResponse<String>> keylessSecond = queued("/tenants", null, null);
 
-            assertThat(get("/tenants", "X-Tenant", "victim").statusCode()).as("the victim's second place").isEqualTo(200);
+            CompletableFuture<HttpResponse<String>> victim = getAsync("/tenants", "X-Tenant", "victim");
+
+            assertThat(keylessSecond.get(1, TimeUnit.MINUTES).body()).as("requests without a key are one flow")
+                    .contains("\"reason\":\"OVER_FAIR_SHARE\"");
+            keyless.close();
+            assertThat(victim.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(keylessFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
         }
     }
 
@@ -231,11 +238,30 @@ class OperationClassOverHttpTests {
     }
 
     HttpResponse<String> get(String path, @Nullable String header, @Nullable String value) throws Exception {
+        return http.send(request(path, header, value), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private CompletableFuture<HttpResponse<String>> getAsync(String path, @Nullable String header,
+                                                             @Nullable String value) {
+        return http.sendAsync(request(path, header, value), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Sends a request to the tenants workload and returns once its operation waits in the gate. */
+    private CompletableFuture<HttpResponse<String>> queued(String path, @Nullable String header,
+                                                           @Nullable String value) {
+        AdmissionGate gate = registry.template("tenants").gate();
+        int before = gate.queueLength();
+        CompletableFuture<HttpResponse<String>> response = getAsync(path, header, value);
+        Await.until("the request queued", () -> gate.queueLength() == before + 1);
+        return response;
+    }
+
+    private HttpRequest request(String path, @Nullable String header, @Nullable String value) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET();
         if (header != null && value != null) {
             request.header(header, value);
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
     }
 
     @SpringBootConfiguration
