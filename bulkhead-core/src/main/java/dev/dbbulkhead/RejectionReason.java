@@ -3,7 +3,11 @@ package dev.dbbulkhead;
 /** Why a bulkhead turned an operation away. Counted apart, because each calls for a different response. */
 public enum RejectionReason {
 
-    /** All {@code B + Q} admission permits were taken: the operation was refused at once, without waiting. */
+    /**
+     * All {@code B + Q} admission permits were taken: the operation was refused at once, without waiting; or it waited,
+     * a new request's operation, and gave its place to an operation of a request in progress of its criticality (a
+     * workload whose rules serve those first), as if the gate had been full when it came.
+     */
     ADMISSION_FULL,
 
     /** Admitted, but no execution permit became free within the queue wait. */
@@ -23,8 +27,7 @@ public enum RejectionReason {
     /**
      * Places were left, but only places held back for more critical work ({@link dev.dbbulkhead.gate.Criticality}):
      * refused at once, without waiting; or the operation waited and, every place taken, gave its place to more
-     * critical work or to an operation of a request in progress. Either way the overload is absorbed by the least
-     * critical work first.
+     * critical work. Either way the overload is absorbed by the least critical work first.
      */
     SHED_BY_CRITICALITY,
 

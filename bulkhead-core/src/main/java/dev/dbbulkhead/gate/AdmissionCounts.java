@@ -1,6 +1,8 @@
 package dev.dbbulkhead.gate;
 
+import dev.dbbulkhead.RejectionReason;
 import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Both permit counts of one gate in one word — admitted operations (running or waiting) in the high 32 bits,
@@ -34,18 +36,31 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDe
     /** How a wait for a running slot ended, when it did not end by an interrupt. */
     enum WaitEnd {
         /** The waiter holds a running slot. */
-        RUNNING,
+        RUNNING(null),
         /** The wait ran out without a slot; the waiter is still admitted and must {@link #leaveQueue()}. */
-        TIMED_OUT,
+        TIMED_OUT(null),
         /** The CoDel discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
-        SHED,
+        SHED(null),
+        /** Its place went to more critical work ({@link ScheduledCounts#displace}); it holds nothing. */
+        DISPLACED_BY_CRITICALITY(RejectionReason.SHED_BY_CRITICALITY),
         /**
-         * Its place went to more critical work, or to a request in progress ({@link ScheduledCounts#displace}); it
-         * holds nothing.
+         * Its place, a new request's, went to work of a request in progress ({@link ScheduledCounts#displace}), as
+         * if the gate had been full when it came; it holds nothing.
          */
-        DISPLACED_BY_PRIORITY,
+        DISPLACED_BY_PROGRESS(RejectionReason.ADMISSION_FULL),
         /** Its place went to work of a flow less far over its share ({@link ScheduledCounts#displace}); it holds nothing. */
-        DISPLACED_BY_SHARE
+        DISPLACED_BY_SHARE(RejectionReason.OVER_FAIR_SHARE);
+
+        private final @Nullable RejectionReason displacedAs;
+
+        WaitEnd(@Nullable RejectionReason displacedAs) {
+            this.displacedAs = displacedAs;
+        }
+
+        /** What a waiter whose place went to a newcomer is refused as; {@code null} for the other ends. */
+        @Nullable RejectionReason displacedAs() {
+            return displacedAs;
+        }
     }
 
     /** How an admission under {@link AdmissionRules} ended: admitted to run or to wait, or refused by which rule. */

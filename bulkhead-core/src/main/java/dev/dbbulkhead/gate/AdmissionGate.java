@@ -493,11 +493,11 @@ public final class AdmissionGate {
                 AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
                         : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
                 running = end == AdmissionCounts.WaitEnd.RUNNING;
-                holdsQueuePlace = !running && !displaced(end);
+                RejectionReason displacedAs = end.displacedAs();
+                holdsQueuePlace = !running && displacedAs == null;
                 shed = end == AdmissionCounts.WaitEnd.SHED;
-                if (displaced(end)) {
-                    refusal = end == AdmissionCounts.WaitEnd.DISPLACED_BY_PRIORITY
-                            ? RejectionReason.SHED_BY_CRITICALITY : RejectionReason.OVER_FAIR_SHARE;
+                if (displacedAs != null) {
+                    refusal = displacedAs;
                 }
             }
             long now = clocked ? System.nanoTime() : 0L;
@@ -602,10 +602,6 @@ public final class AdmissionGate {
             givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT);
         }
         return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
-    }
-
-    private static boolean displaced(AdmissionCounts.WaitEnd end) {
-        return end == AdmissionCounts.WaitEnd.DISPLACED_BY_PRIORITY || end == AdmissionCounts.WaitEnd.DISPLACED_BY_SHARE;
     }
 
     /**

@@ -33,13 +33,15 @@ final class ScheduledCounts extends AdmissionCounts {
 
     private static final long serialVersionUID = 1L;
 
-    private enum State { WAITING, GRANTED, LEFT, SHED, DISPLACED_BY_PRIORITY, DISPLACED_BY_SHARE }
+    private enum State { WAITING, GRANTED, LEFT, SHED, DISPLACED }
 
     /** One queued operation, as its own thread and the threads deciding for it see it. */
     static final class Queued {
         private final Thread thread = Thread.currentThread();
         private final long queuedAt;
         private volatile State state = State.WAITING;
+        /** How it was displaced, written under the lock before its state says so. */
+        private WaitEnd displacedAs = WaitEnd.TIMED_OUT;
         /** Set under the lock right after it is built, as the order's entry needs the place to name. */
         private WaitingWork.@Nullable Waiter<Queued> waiter;
 
@@ -110,8 +112,13 @@ final class ScheduledCounts extends AdmissionCounts {
             if (last == null) {
                 return null;
             }
-            decide(last, WaitingWork.displacedByPriority(last, ticket)
-                    ? State.DISPLACED_BY_PRIORITY : State.DISPLACED_BY_SHARE);
+            Queued displaced = last.owner;
+            displaced.displacedAs = switch (WaitingWork.displacement(last, ticket)) {
+                case BY_CRITICALITY -> WaitEnd.DISPLACED_BY_CRITICALITY;
+                case BY_PROGRESS -> WaitEnd.DISPLACED_BY_PROGRESS;
+                case BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
+            };
+            decide(last, State.DISPLACED);
             return add(ticket);
         } finally {
             lock.unlock();
@@ -121,7 +128,7 @@ final class ScheduledCounts extends AdmissionCounts {
     /**
      * Waits for a queued operation's running slot. Returns {@link WaitEnd#RUNNING} with the slot held;
      * {@link WaitEnd#TIMED_OUT} when {@code maxWaitNanos} passed first (still admitted: the caller must
-     * {@link #leaveQueue()}); {@link WaitEnd#DISPLACED_BY_PRIORITY} or {@link WaitEnd#DISPLACED_BY_SHARE} when its place
+     * {@link #leaveQueue()}); a {@code DISPLACED_BY_...} end when its place
      * went to a newcomer (it holds nothing); or throws {@link InterruptedException}, clearing the flag, when
      * interrupted while waiting (still admitted). A waiter decided for before it saw its interrupt or its deadline
      * keeps that decision, with the interrupt flag set again.
@@ -143,7 +150,7 @@ final class ScheduledCounts extends AdmissionCounts {
             long wakeAfter = judgeSelfAfter < maxWaitNanos ? judgeSelfAfter + 1 : maxWaitNanos;
             LockSupport.parkNanos(this, wakeAfter - waited);
         }
-        return endOf(place.state);
+        return endOf(place);
     }
 
     private void shedIfOverdue(Queued place) {
@@ -168,7 +175,7 @@ final class ScheduledCounts extends AdmissionCounts {
         lock.lock();
         try {
             if (place.state != State.WAITING) {
-                return endOf(place.state);
+                return endOf(place);
             }
             decide(Objects.requireNonNull(place.waiter), State.LEFT);
             return WaitEnd.TIMED_OUT;
@@ -195,7 +202,7 @@ final class ScheduledCounts extends AdmissionCounts {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                return endOf(place.state);
+                return endOf(place);
             }
             decide(Objects.requireNonNull(place.waiter), State.LEFT);
         } finally {
@@ -207,11 +214,10 @@ final class ScheduledCounts extends AdmissionCounts {
         return WaitEnd.TIMED_OUT;
     }
 
-    private static WaitEnd endOf(State state) {
-        return switch (state) {
+    private static WaitEnd endOf(Queued place) {
+        return switch (place.state) {
             case GRANTED -> WaitEnd.RUNNING;
-            case DISPLACED_BY_PRIORITY -> WaitEnd.DISPLACED_BY_PRIORITY;
-            case DISPLACED_BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
+            case DISPLACED -> place.displacedAs;
             case SHED -> WaitEnd.SHED;
             case WAITING, LEFT -> WaitEnd.TIMED_OUT;
         };

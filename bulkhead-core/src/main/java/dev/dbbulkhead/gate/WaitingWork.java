@@ -201,10 +201,15 @@ final class WaitingWork<T> {
         return newcomerTag < last.tag ? last : null;
     }
 
-    /** Whether {@code displaced} gave way to more critical work, or to a request in progress, rather than a share. */
-    static boolean displacedByPriority(Waiter<?> displaced, Ticket newcomer) {
-        return newcomer.criticality() != displaced.ticket.criticality()
-                || newcomer.inProgress() != displaced.ticket.inProgress();
+    /** Why a waiter gives its place to a newcomer ({@link #displacedBy}). */
+    enum Displacement { BY_CRITICALITY, BY_PROGRESS, BY_SHARE }
+
+    /** Why {@code displaced} gave way to {@code newcomer}: more critical work, a request in progress, or a share. */
+    static Displacement displacement(Waiter<?> displaced, Ticket newcomer) {
+        if (newcomer.criticality() != displaced.ticket.criticality()) {
+            return Displacement.BY_CRITICALITY;
+        }
+        return newcomer.inProgress() != displaced.ticket.inProgress() ? Displacement.BY_PROGRESS : Displacement.BY_SHARE;
     }
 
     /** Flows known right now, with waiters or remembered idle ones. For tests and observation. */

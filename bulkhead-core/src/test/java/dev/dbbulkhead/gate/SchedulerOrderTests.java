@@ -90,6 +90,22 @@ class SchedulerOrderTests {
     }
 
     @Test
+    void aCriticalRequestInProgressTakesTheLastNewCriticalRequestsPlaceWhichIsRefusedAsIfTheGateWereFull()
+            throws Exception {
+        gate = gate(1, 1, AdmissionRules.builder().inProgressFirst(true).build());
+        run("first", DEFAULT);
+        queue("new", CRITICAL);
+
+        callers.put("in-progress", QueuedCaller.startInProgress("in-progress", gate, CRITICAL, served));
+
+        assertThat(callers.get("new").outcome()).as("never shed for criticality: it is as critical")
+                .isEqualTo(RejectionReason.ADMISSION_FULL.name());
+        Await.until("in-progress queued", () -> gate.queueLength() == 1);
+        serveOneByOne(1);
+        assertThat(served).containsExactly("first", "in-progress");
+    }
+
+    @Test
     void withoutTheRuleARequestInProgressWaitsInTurn() throws Exception {
         gate = gate(1, 4, AdmissionRules.builder().criticalReserve(0.1).build());
         run("first", DEFAULT);
