@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Lincheck model checking of lending: a lender of B = 1 and a borrower of B = 1 that may borrow 1, on one pool's
- * ledger, under every interleaving the model checker explores, with operations of both, an observer, and resizes of
+ * Lincheck model checking of lending between workloads with admission rules (fair shares, requests in progress
+ * first): a lender of B = 1 and a borrower of B = 1 and Q = 1 that may borrow 1, on one pool's ledger, under every interleaving the model checker explores, with operations of both, an observer, and resizes of
  * the lender to B = 1 or 2 (as an operator, the adaptive limit or a fleet share would: what is lent follows the B in
  * force).
  *
@@ -44,10 +44,14 @@ public class AdmissionGateLendingModelCheckTests {
     private static final int BORROW = 1;
 
     private final LendingPool pool = new LendingPool("model");
+    /** Rules on both sides: lending and the scheduler's order in one workload. */
+    private static final AdmissionRules RULES = AdmissionRules.builder().fairShares(true).inProgressFirst(true).build();
+
     private final AdmissionGate lender = new AdmissionGate("lender", GateConfig.builder().maxConcurrent(LENDER_B)
-            .queueWait(Duration.ofHours(1)).lending(GateLending.of(pool, 0, true)).build());
+            .queueWait(Duration.ofHours(1)).admissionRules(RULES).lending(GateLending.of(pool, 0, true)).build());
     private final AdmissionGate borrower = new AdmissionGate("borrower", GateConfig.builder()
-            .maxConcurrent(BORROWER_B).lending(GateLending.of(pool, BORROW, false)).build());
+            .maxConcurrent(BORROWER_B).maxQueued(1).queueWait(Duration.ofHours(1)).admissionRules(RULES)
+            .lending(GateLending.of(pool, BORROW, false)).build());
     private final AtomicInteger running = new AtomicInteger();
     private final AtomicInteger lenderInside = new AtomicInteger();
     private final AtomicInteger borrowerRunning = new AtomicInteger();
