@@ -18,6 +18,8 @@ import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.ScenarioReport;
 import dev.dbbulkhead.benchmarks.retry.RetryAmplificationReport;
 import dev.dbbulkhead.benchmarks.retry.RetryAmplificationScenario;
+import dev.dbbulkhead.benchmarks.scheduler.SchedulerReport;
+import dev.dbbulkhead.benchmarks.scheduler.SchedulerRun;
 import dev.dbbulkhead.benchmarks.shares.SharesReport;
 import dev.dbbulkhead.benchmarks.shares.SharesRun;
 import java.nio.file.Files;
@@ -30,14 +32,15 @@ import java.util.Optional;
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
- * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending] [--out DIR]
- * [--quick] [path-cost options]}.
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler]
+ * [--out DIR] [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
  * {@code --paths A,B}, {@code --callers 1,8,32,v64,v512}) are described in {@link PathCostRun}. {@code shares} takes
  * {@code --before JAR} alone: the benchmarks jar of the build before the admission rules, whose gate-cost benchmarks
- * then run beside this build's ({@link SharesRun}).
+ * then run beside this build's ({@link SharesRun}). {@code scheduler} ({@link SchedulerRun}) is not part of {@code all}:
+ * it measures whichever gate the build has against the scheduler's targets, in about three minutes.
  */
 public final class BenchmarkSuite {
 
@@ -45,7 +48,8 @@ public final class BenchmarkSuite {
     }
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
-            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending] [--out DIR] [--quick]"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler]"
+            + " [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
 
@@ -62,7 +66,7 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares", "lending").contains(what)
+                "retry-amplification", "shares", "lending", "scheduler").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -122,8 +126,17 @@ public final class BenchmarkSuite {
                     Environment.describe(BenchDatabase.serverVersion()), out);
             System.out.println("lending written to " + out.resolve("lending.md"));
         }
+        if (what.equals("scheduler")) {
+            SchedulerRun.Result result = SchedulerRun.run(quick);
+            SchedulerReport.write(result, Environment.describe(BenchDatabase.serverVersion()), out);
+            System.out.println(SchedulerReport.targets(result));
+            System.out.println("scheduler written to " + out.resolve(SchedulerReport.FILE));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
-        Files.writeString(out.resolve("environment.md"), environment);
+        if (!what.equals("scheduler")) {
+            // The scheduler's report carries its own; the gate cost's environment stays the gate cost's.
+            Files.writeString(out.resolve("environment.md"), environment);
+        }
         System.out.println(environment);
         // The embedded PostgreSQL stops in a shutdown hook; JMH and HikariCP may leave non-daemon threads.
         System.exit(0);

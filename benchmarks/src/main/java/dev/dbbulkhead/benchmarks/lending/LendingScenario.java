@@ -10,9 +10,12 @@ import dev.dbbulkhead.benchmarks.load.RunConditions;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.Budget;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.AdmissionRules;
+import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.LendingPool;
+import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.benchmarks.overload.GuardedTransactions;
 import dev.dbbulkhead.jdbc.SqlWork;
@@ -45,6 +48,8 @@ public final class LendingScenario {
     public static final Budget ORDERS_BUDGET = new Budget(ORDERS_B, ORDERS_B, Duration.ofMillis(250));
     public static final Budget REPORTS_BUDGET = new Budget(REPORTS_B, 0, Duration.ZERO);
     public static final int POOL_HEADROOM = 4;
+    /** How many keys the borrower's calls take in turn when its gate has rules. */
+    public static final int REPORTS_TENANTS = 2;
     /** The server-side sleep of each transaction, before its one-row UPDATE. */
     public static final Duration HOLD = Duration.ofMillis(20);
     /** {@code reports}' offered load: {@value} × what its own B serves of the sleep alone. */
@@ -90,32 +95,44 @@ public final class LendingScenario {
     }
 
     public static Result run(Timing timing) throws Exception {
+        return run(timing, AdmissionRules.none());
+    }
+
+    /**
+     * The scenario with {@code reportsRules} on the borrower's gate in both runs; with rules, its calls are split
+     * between {@value #REPORTS_TENANTS} keys in turn, so that fair shares have tenants to share between.
+     *
+     * @throws IllegalArgumentException when this build refuses lending and admission rules in one workload
+     */
+    public static Result run(Timing timing, AdmissionRules reportsRules) throws Exception {
         Instant began = Instant.now();
         BenchDatabase database = BenchDatabase.create();
         try (HikariDataSource pool = database.pool(ORDERS_B + REPORTS_B + POOL_HEADROOM, Duration.ofSeconds(1),
                 APPLICATION_NAME)) {
             endSetupTransactions(pool, ORDERS_B + REPORTS_B + POOL_HEADROOM);
-            load(database, pool, true, new Timing(Duration.ZERO, timing.warmUp(), Duration.ZERO, timing.drain()));
-            LendingRun without = load(database, pool, false, timing);
-            LendingRun with = load(database, pool, true, timing);
+            load(database, pool, true, new Timing(Duration.ZERO, timing.warmUp(), Duration.ZERO, timing.drain()),
+                    reportsRules);
+            LendingRun without = load(database, pool, false, timing, reportsRules);
+            LendingRun with = load(database, pool, true, timing, reportsRules);
             return new Result(timing, without, with, began, Instant.now());
         }
     }
 
-    private static LendingRun load(BenchDatabase database, HikariDataSource pool, boolean lending, Timing timing)
-            throws Exception {
+    private static LendingRun load(BenchDatabase database, HikariDataSource pool, boolean lending, Timing timing,
+                                   AdmissionRules reportsRules) throws Exception {
         RunConditions.settleHeap();
         LendingPool ledger = new LendingPool("primary");
         AdmissionGate orders = gate(ORDERS, ORDERS_BUDGET,
-                lending ? GateLending.of(ledger, 0, true) : GateLending.none());
+                lending ? GateLending.of(ledger, 0, true) : GateLending.none(), AdmissionRules.none());
         AdmissionGate reports = gate(REPORTS, REPORTS_BUDGET,
-                lending ? GateLending.of(ledger, REPORTS_BORROW, false) : GateLending.none());
+                lending ? GateLending.of(ledger, REPORTS_BORROW, false) : GateLending.none(), reportsRules);
         Occupancy occupancy = new Occupancy();
         JdbcBulkhead ordersBulkhead = new JdbcBulkhead(orders, pool);
         JdbcBulkhead reportsBulkhead = new JdbcBulkhead(reports, pool);
         InsideWork inside = new InsideWork();
         List<LoadStream> streams = List.of(
-                BenchDatabase.callers(REPORTS, reportsPerSecond(), inside.counting(reportsBulkhead), HOLD, occupancy),
+                BenchDatabase.callers(REPORTS, reportsPerSecond(), keyedInTurn(reportsRules,
+                        inside.counting(reportsBulkhead)), HOLD, occupancy),
                 BenchDatabase.callers(ORDERS, new StartingAt(timing.phaseA(), Arrivals.steady(ordersPerSecond())),
                         inside.counting(ordersBulkhead), HOLD, occupancy));
         Map<String, CallLog> logs;
@@ -177,13 +194,31 @@ public final class LendingScenario {
         }
     }
 
-    private static AdmissionGate gate(String name, Budget budget, GateLending lending) {
+    private static AdmissionGate gate(String name, Budget budget, GateLending lending, AdmissionRules rules) {
         return new AdmissionGate(name, GateConfig.builder()
                 .maxConcurrent(budget.maxConcurrent())
                 .maxQueued(budget.maxQueued())
                 .queueWait(budget.queueWait())
+                .admissionRules(rules)
                 .lending(lending)
                 .build());
+    }
+
+    /** {@code transactions} as they are without rules; with rules, each call bound to the next of the keys in turn. */
+    private static GuardedTransactions keyedInTurn(AdmissionRules rules, GuardedTransactions transactions) {
+        if (rules.isNone()) {
+            return transactions;
+        }
+        AtomicInteger calls = new AtomicInteger();
+        return new GuardedTransactions() {
+            @Override
+            public <T> T transaction(SqlWork<T> work) throws Exception {
+                String key = REPORTS + "-tenant-" + Math.floorMod(calls.getAndIncrement(), REPORTS_TENANTS);
+                try (OperationClass.Scope bound = OperationClass.of(Criticality.DEFAULT, key).bind()) {
+                    return transactions.transaction(work);
+                }
+            }
+        };
     }
 
     static double seconds(Duration duration) {
