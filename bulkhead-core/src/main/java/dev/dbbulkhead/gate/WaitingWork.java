@@ -159,16 +159,27 @@ final class WaitingWork<T> {
         Level<T> level = levelOf(waiter.ticket);
         level.inProgressRun = waiter.ticket.inProgress() && !level.fresh.isEmpty() ? level.inProgressRun + 1 : 0;
         virtualTime = Math.max(virtualTime, waiter.tag);
-        remove(waiter);
+        takeOut(waiter, false);
     }
 
-    /** Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out). */
+    /**
+     * Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out). When it was its flow's
+     * last, the flow's use goes back to what it was before it came: a place it never had is not counted against it,
+     * or a flow whose waiters are pushed out would fall further behind with each, and never be served again.
+     */
     void remove(Waiter<T> waiter) {
+        takeOut(waiter, true);
+    }
+
+    private void takeOut(Waiter<T> waiter, boolean unserved) {
         if (!levelOf(waiter.ticket).setOf(waiter).remove(waiter)) {
             return;
         }
         size--;
         Flow flow = waiter.flow;
+        if (unserved && flow.finish == waiter.tag + flow.cost) {
+            flow.finish = waiter.tag;
+        }
         if (--flow.waiting == 0) {
             becameIdle(flow);
         }

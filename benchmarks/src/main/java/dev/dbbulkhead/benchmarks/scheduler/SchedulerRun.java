@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Who gets the next place, measured against its targets in one run on real PostgreSQL: the cases below, each a few
@@ -64,6 +65,8 @@ public final class SchedulerRun {
     /** The two tenants' operations, as a web request's would, take longer than the how-to's queue wait. */
     static final Duration TWO_TENANTS_HOLD = Duration.ofMillis(100);
     static final int OPERATIONS_PER_REQUEST = 3;
+    /** The request's own work between two of its operations. */
+    static final Duration BETWEEN_OPERATIONS = Duration.ofMillis(10);
     /** Critical and default work begin this long after the sheddable burst that fills the queue. */
     static final Duration SHEDDABLE_HEAD_START = Duration.ofMillis(250);
     static final AdmissionRules FAIR_SHARES = AdmissionRules.builder().fairShares(true).build();
@@ -226,8 +229,11 @@ public final class SchedulerRun {
     }
 
     /**
-     * Requests of three gated transactions in a row on one thread, inside {@link RequestCommits#track()}, offered so
-     * that their operations are 3 × the capacity; a request stops at its first refused operation.
+     * Requests of three gated transactions on one thread, inside {@link RequestCommits#track()}, with the request's
+     * own work between them ({@link #BETWEEN_OPERATIONS}: rendering, a call elsewhere), offered so that their
+     * operations are 3 × the capacity; a request stops at its first refused operation. Without that work between, the
+     * next operation of a request arrives the instant the previous one leaves and takes the place it freed: a request
+     * would never compete with newcomers, as it does in a real application.
      */
     private static RequestsResult requests(BenchDatabase database, String name, AdmissionRules rules,
                                            double capacity, Timing timing) throws Exception {
@@ -239,6 +245,9 @@ public final class SchedulerRun {
             return List.of(new LoadStream("requests", Arrivals.steady(perSecond), () -> {
                 try (RequestCommits.Scope request = RequestCommits.track()) {
                     for (int operation = 0; operation < OPERATIONS_PER_REQUEST; operation++) {
+                        if (operation > 0) {
+                            LockSupport.parkNanos(BETWEEN_OPERATIONS.toNanos());
+                        }
                         try {
                             operations.transaction(connection -> occupancy.executing(
                                     () -> BenchDatabase.sleepAndUpdate(connection, GateCase.HOLD)));

@@ -1,0 +1,72 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** The order of waiting work as a policy alone: no gate, no threads. */
+class WaitingWorkTests {
+
+    private final WaitingWork<String> order = new WaitingWork<>(AdmissionRules.DEFAULT_KEY_SLOTS);
+
+    @Test
+    void aWaiterThatLeavesUnservedCostsItsFlowNothing() {
+        WaitingWork.Waiter<String> timedOut = order.add(ticket("acme"), "acme-1");
+        order.remove(timedOut);
+
+        order.add(ticket("acme"), "acme-2");
+        order.add(ticket("globex"), "globex-1");
+
+        assertThat(order.peekNext().owner).as("acme used nothing: it comes first, by arrival").isEqualTo("acme-2");
+    }
+
+    @Test
+    void aPushedOutWaiterDoesNotPushItsFlowFurtherBehindEachTime() {
+        order.add(ticket("acme"), "acme-1");
+        for (int i = 0; i < 5; i++) {
+            WaitingWork.Waiter<String> last = order.add(ticket("acme"), "acme-pushed-" + i);
+            assertThat(order.displacedBy(ticket("globex"))).isSameAs(last);
+            order.remove(last);
+        }
+
+        order.add(ticket("acme"), "acme-2");
+        order.add(ticket("initech"), "initech-1");
+        order.add(ticket("initech"), "initech-2");
+        WaitingWork.Waiter<String> first = order.peekNext();
+        order.granted(first);
+        WaitingWork.Waiter<String> second = order.peekNext();
+        order.granted(second);
+        WaitingWork.Waiter<String> third = order.peekNext();
+
+        assertThat(first.owner).isEqualTo("acme-1");
+        assertThat(second.owner).isEqualTo("initech-1");
+        assertThat(third.owner).as("one place each, whatever was pushed out before").isEqualTo("acme-2");
+    }
+
+    @Test
+    void aNewcomerOfTheSameFlowOrOfAnEquallyServedFlowDisplacesNobody() {
+        order.add(ticket("acme"), "acme-1");
+
+        assertThat(order.displacedBy(ticket("acme"))).isNull();
+        assertThat(order.displacedBy(ticket("globex"))).as("equal use: arrival decides").isNull();
+    }
+
+    @Test
+    void flowsWithoutWaitersAreRememberedWithinTheBound() {
+        WaitingWork<String> small = new WaitingWork<>(4);
+        for (int i = 0; i < 1_000; i++) {
+            WaitingWork.Waiter<String> waiter = small.add(ticket("key-" + i), "w");
+            small.add(ticket("key-" + i), "w");
+            small.granted(small.peekNext());
+            small.remove(waiter);
+            small.granted(small.peekNext());
+        }
+
+        assertThat(small.isEmpty()).isTrue();
+        assertThat(small.flowsKnown()).as("the last four served, still ahead of the virtual time").isEqualTo(4);
+    }
+
+    private static WaitingWork.Ticket ticket(String key) {
+        return new WaitingWork.Ticket(Criticality.DEFAULT, false, key, 1);
+    }
+}
