@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
 /**
  * A flood of distinct keys through one gate with fair shares, no database: each admission has a key never seen
  * before, while a few other keys hold places, so that every admission is decided against a share. Measures the heap
- * after a full GC and the gate's key table before and after, and the admission cost per call in equal chunks of the
+ * after a full GC and the flows the gate remembers before and after, and the admission cost per call in equal chunks of the
  * flood.
  */
 final class KeyFlood {
@@ -33,13 +33,13 @@ final class KeyFlood {
      * @param warmUpKeys  distinct keys (of another prefix) admitted before the measurement, for the JIT
      * @param heapUsedBefore heap used after a full GC, before the flood (bytes)
      * @param heapUsedAfter  the same after it
-     * @param tableBytesBefore the key table's arrays before the flood
-     * @param tableBytesAfter  the same after it
+     * @param flowsBefore the flows the gate remembered before the flood
+     * @param flowsAfter  the same after it
      * @param nanosPerCall mean admission + release per call, per chunk of {@code keys / CHUNKS}
      * @param refused     admissions refused during the flood (expected: none, each new key is under its share)
      */
     record Result(int keys, int warmUpKeys, int keySlots, long heapUsedBefore, long heapUsedAfter,
-                  long tableBytesBefore, long tableBytesAfter, double[] nanosPerCall, long refused) {
+                  long flowsBefore, long flowsAfter, double[] nanosPerCall, long refused) {
 
         long heapGrowth() {
             return heapUsedAfter - heapUsedBefore;
@@ -78,7 +78,7 @@ final class KeyFlood {
         admitDistinct(gate, "warm-", warmUpKeys, refused);
         MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         long heapBefore = usedAfterGc(memory);
-        long tableBefore = KeyTableFootprint.bytes(gate);
+        long tableBefore = FlowsRemembered.count(gate);
         refused[0] = 0;
         int chunk = keys / CHUNKS;
         double[] nanosPerCall = new double[CHUNKS];
@@ -88,7 +88,7 @@ final class KeyFlood {
             nanosPerCall[c] = (System.nanoTime() - start) / (double) chunk;
         }
         long heapAfter = usedAfterGc(memory);
-        long tableAfter = KeyTableFootprint.bytes(gate);
+        long tableAfter = FlowsRemembered.count(gate);
         release.countDown();
         for (Thread holder : holders) {
             holder.join();

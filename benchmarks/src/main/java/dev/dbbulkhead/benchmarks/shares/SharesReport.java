@@ -125,8 +125,8 @@ public final class SharesReport {
                 + " every admission is decided against a share. One thread admits and releases an operation of a new"
                 + " key each time: " + number(flood.warmUpKeys(), 0) + " keys to warm up, then "
                 + number(flood.keys(), 0) + " distinct keys, timed in " + KeyFlood.CHUNKS + " equal chunks. Heap"
-                + " used is read from the `MemoryMXBean` after three full GCs before and after the flood; the key"
-                + " table's size is read from the gate (its per-slot arrays). A timed loop, reported, never asserted"
+                + " used is read from the `MemoryMXBean` after three full GCs before and after the flood; the flows"
+                + " the gate remembers are read from it. A timed loop, reported, never asserted"
                 + " by a test; judged on the median chunk of each half. Admissions refused during the flood: " + flood.refused() + ".";
     }
 

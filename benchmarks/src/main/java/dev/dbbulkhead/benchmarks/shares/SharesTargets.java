@@ -15,7 +15,7 @@ final class SharesTargets {
 
     static final double KEPT_GOODPUT_TARGET = 0.95;
     static final double JAIN_TARGET = 0.95;
-    /** "Flat": the heap after a full GC grows by less than this over the flood, and the key table not at all. */
+    /** "Flat": the heap after a full GC grows by less than this over the flood, and the flows remembered not at all. */
     static final long HEAP_GROWTH_LIMIT_BYTES = 2L * 1024 * 1024;
     /** "Not growing": the flood's second half costs per call at most this × its first half. */
     static final double COST_GROWTH_LIMIT = 1.2;
@@ -64,13 +64,13 @@ final class SharesTargets {
     }
 
     static List<Verdict> flood(KeyFlood.Result flood) {
-        boolean flat = flood.heapGrowth() < HEAP_GROWTH_LIMIT_BYTES && flood.tableBytesAfter() == flood.tableBytesBefore();
+        boolean flat = flood.heapGrowth() < HEAP_GROWTH_LIMIT_BYTES && flood.flowsAfter() == flood.flowsBefore();
         return List.of(
                 new Verdict("tenants: memory of the gate flat under " + number(flood.keys(), 0) + " distinct keys"
                         + " (heap after a full GC grows < " + HEAP_GROWTH_LIMIT_BYTES / (1024 * 1024)
-                        + " MiB, the key table not at all)", "heap " + mebibytes(flood.heapUsedBefore()) + " → "
+                        + " MiB, the flows remembered not at all)", "heap " + mebibytes(flood.heapUsedBefore()) + " → "
                         + mebibytes(flood.heapUsedAfter()) + " (" + signedKibibytes(flood.heapGrowth())
-                        + "); key table " + flood.tableBytesBefore() + " → " + flood.tableBytesAfter() + " bytes",
+                        + "); flows remembered " + flood.flowsBefore() + " → " + flood.flowsAfter(),
                         Verdict.State.of(flat)),
                 new Verdict("tenants: the admission cost per call does not grow with the keys seen (the median chunk"
                         + " of the flood's second half ≤ " + COST_GROWTH_LIMIT + " × the first half's)",
