@@ -505,13 +505,21 @@ public final class AdmissionGate {
             if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
-            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)
-                    && (!lends || takeOwnPlace(hasDeadline, deadlineNanos))) {
-                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, lends ? OWN_PLACE : NOT_POOLED);
-                Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
-                listener.onAdmitted(workload, waitedNanos);
-                handedOut = true;
-                return permit;
+            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
+                boolean placed = !lends || takeOwnPlace(hasDeadline, deadlineNanos);
+                if (lends && clocked) {
+                    // A wait for the ledger place is a wait to run: the hold starts once the place is had.
+                    now = System.nanoTime();
+                    waitedNanos = now - waitStart;
+                }
+                if (placed) {
+                    Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline,
+                            lends ? OWN_PLACE : NOT_POOLED);
+                    Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
+                    listener.onAdmitted(workload, waitedNanos);
+                    handedOut = true;
+                    return permit;
+                }
             }
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
