@@ -44,26 +44,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AdmissionGate {
 
-    /**
-     * Which gate's permit the current thread holds, of whichever gate: gates are never nested. A mutable holder per
-     * thread, so that an admission looks the thread-local up once and its release not at all (the permit keeps the
-     * holder), and no admission allocates a map entry the collector must later process.
-     *
-     * <p>Inherited: a thread started while its creator holds a permit is work forked from that admitted operation,
-     * and is refused entry while the operation lasts (see {@link #acquire()}).
-     */
-    private static final ThreadLocal<HeldGate> HELD_GATE = new InheritableThreadLocal<>() {
-        @Override
-        protected HeldGate initialValue() {
-            return new HeldGate();
-        }
-
-        @Override
-        protected HeldGate childValue(HeldGate creator) {
-            return creator.forChild();
-        }
-    };
-
     private final String workload;
     private final AdmissionCounts counts;
     private final AbandonedPermits abandoned = new AbandonedPermits();
@@ -159,7 +139,7 @@ public final class AdmissionGate {
      * by the call: from then on it enters a gate as an operation of its own, as it would on its next admission.
      */
     public static boolean isCurrentThreadAdmitted() {
-        return HELD_GATE.get().inAdmittedOperation();
+        return EntryChecks.currentThreadRecord().inAdmittedOperation();
     }
 
     /**
@@ -175,7 +155,7 @@ public final class AdmissionGate {
      * Without a deadline this costs a thread-local read and one field read; only with one is the clock read.
      */
     public static long currentPermitRemainingNanos() {
-        return HELD_GATE.get().permitRemainingNanos();
+        return EntryChecks.currentThreadRecord().permitRemainingNanos();
     }
 
     /**
@@ -231,7 +211,7 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        HeldGate held = refuseMisuse();
+        HeldGate held = EntryChecks.refuseMisuse(this);
         if (held.hasRequestDeadline()) {
             return admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
         }
@@ -264,7 +244,7 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateRanges.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
-        HeldGate held = refuseMisuse();
+        HeldGate held = EntryChecks.refuseMisuse(this);
         long deadlineNanos = entry + budgetNanos;
         if (held.hasRequestDeadline() && held.requestDeadlineNanos() - deadlineNanos < 0) {
             deadlineNanos = held.requestDeadlineNanos();
@@ -296,7 +276,7 @@ public final class AdmissionGate {
 
     /** The current thread's record of the gate it holds and of the request deadline bound to it. */
     static HeldGate currentThreadRecord() {
-        return HELD_GATE.get();
+        return EntryChecks.currentThreadRecord();
     }
 
     /**
@@ -770,54 +750,6 @@ public final class AdmissionGate {
             // What the pool lends follows this B: an owner waiting for a place may take one a grow made.
             pool.capacityChanged();
         }
-    }
-
-    /** @return the current thread's holder, holding no gate */
-    private HeldGate refuseMisuse() {
-        HeldGate held = HELD_GATE.get();
-        if (held.gate() != null) {
-            refuseHeldOrForked(held);
-        }
-        if (AmbientTransactions.activeOnCurrentThread()) {
-            throw entryInsideTransaction();
-        }
-        return held;
-    }
-
-    /**
-     * The current thread holds a permit, or was started inside an admitted operation: refuses the entry, unless that
-     * permit was closed elsewhere (given back now, by this its owner thread) or that operation has ended.
-     */
-    private void refuseHeldOrForked(HeldGate held) {
-        if (held.giveBackAbandoned() || held.settleFork()) {
-            return;
-        }
-        // A record that refuses names the gate held, its own or its origin's: only a settled record names none.
-        AdmissionGate heldGate = Objects.requireNonNull(held.gate(), "the gate held");
-        throw held.isForked() ? forkedEntry(heldGate) : reentrantEntry(heldGate);
-    }
-
-    private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
-        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
-                        + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
-                        + " non-transactional entry point, and call the rest from there.");
-    }
-
-    private BulkheadMisuseException forkedEntry(AdmissionGate held) {
-        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                "Bulkhead '" + workload + "' entered by a thread started inside an operation admitted by bulkhead '"
-                        + held.workload() + "', which still holds its permit. Work forked from an admitted operation"
-                        + " is part of it: waiting for a second permit while the first is held can deadlock, and a"
-                        + " second connection breaks the limit. Do the database work in the admitted thread, or"
-                        + " start it after the operation has returned.");
-    }
-
-    private BulkheadMisuseException entryInsideTransaction() {
-        return new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
-                "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
-                        + " before the transaction starts. Move the bulkhead to a non-transactional entry"
-                        + " method that calls the transactional code.");
     }
 
     /** Tells the listener of a refusal, with nothing held by the refused caller, and builds the exception. */
