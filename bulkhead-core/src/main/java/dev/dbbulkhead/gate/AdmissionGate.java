@@ -2,15 +2,10 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -62,20 +57,12 @@ public final class AdmissionGate {
     private final boolean plain;
     /** Rules to apply or places to borrow: the slow path turns aside to their own methods, read as one flag. */
     private final boolean extended;
-    /** The pool this gate lends to or borrows from; null when it does neither. */
-    private final @Nullable LendingPool pool;
-    /** Whether every running operation of this gate takes its place on the pool's ledger. */
-    private final boolean lends;
-    /** How many places this gate may borrow at once; 0 when it does not borrow. */
-    private final int borrowCeiling;
-    /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
-    private final AtomicInteger borrowedNow = new AtomicInteger();
-    /** Serializes resizes with each other only; admissions and releases never take it. */
-    private final ReentrantLock resizeLock = new ReentrantLock();
+    /** Its places on a lending pool's ledger: none read unless it lends or borrows. */
+    private final PoolPlaces places;
+    private final GateResize resizes;
     /** Set once by {@link #shutDown()}: from then on nothing is admitted, and what was admitted before finishes. */
     private volatile boolean shuttingDown;
-    /** Opened once the gate is shutting down and no operation runs, waits or borrows in it any more. */
-    private final CountDownLatch drained = new CountDownLatch(1);
+    private final GateDrain drain;
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -114,18 +101,15 @@ public final class AdmissionGate {
         this.listener = Objects.requireNonNull(listener, "listener");
         this.timed = listener != GateListener.NONE;
         this.rules = configured.isNone() ? null : configured;
-        GateLending lending = config.lending();
-        this.pool = lending.pool();
-        this.lends = lending.lends();
-        this.borrowCeiling = lending.borrow();
-        this.plain = !timed && rules == null && pool == null;
-        this.extended = rules != null || borrowCeiling > 0;
+        this.places = new PoolPlaces(config.lending());
+        this.resizes = new GateResize(counts, places);
+        this.drain = new GateDrain(counts, places);
+        this.plain = !timed && rules == null && !places.inPool();
+        this.extended = rules != null || places.borrows();
         this.queueWaitNanos = config.queueWait().toNanos();
         this.captureStackTrace = config.captureStackTrace();
-        if (pool != null && lends) {
-            // Last, once every field is written: the pool reads this gate's limits from now on.
-            pool.addLender(this);
-        }
+        // Last, once every field is written: the pool reads this gate's limits from now on.
+        places.registerLender(this);
     }
 
     /**
@@ -314,10 +298,10 @@ public final class AdmissionGate {
         boolean running = runAtOnce();
         boolean borrowRefused = false;
         if (!running && nobodyWaits()) {
-            if (tryTakeBorrowedPlace()) {
+            if (places.tryTakeBorrowed()) {
                 return borrowed(held, waitStart, deadlineNanos, hasDeadline);
             }
-            borrowRefused = borrowedNow.get() < borrowCeiling;
+            borrowRefused = places.belowCeiling();
         }
         if (!running && !counts.tryJoinQueue()) {
             throw rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
@@ -341,43 +325,14 @@ public final class AdmissionGate {
         return AdmissionCounts.admitted(snapshot) == AdmissionCounts.running(snapshot);
     }
 
-    /**
-     * Takes a borrowed place: one below the ceiling, then one on the pool's ledger.
-     *
-     * @return whether both are taken; when false, nothing is held
-     */
-    private boolean tryTakeBorrowedPlace() {
-        while (true) {
-            int now = borrowedNow.get();
-            if (now >= borrowCeiling) {
-                return false;
-            }
-            if (borrowedNow.compareAndSet(now, now + 1)) {
-                break;
-            }
-        }
-        if (Objects.requireNonNull(pool).tryBorrow()) {
-            return true;
-        }
-        borrowedNow.decrementAndGet();
-        return false;
-    }
-
-    /** Gives back a place {@link #tryTakeBorrowedPlace()} took: below the ceiling, then on the pool's ledger. */
-    private void giveBackBorrowedPlace() {
-        borrowedNow.decrementAndGet();
-        // Last: the owner waiting for this place may take it now.
-        Objects.requireNonNull(pool).giveBack();
-    }
-
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
     private Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
         if (shuttingDown) {
-            giveBackBorrowedPlace();
+            places.giveBackBorrowed();
             signalIfDrained();
             throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
-        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, BORROWED_PLACE);
+        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
         Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
         listener.onAdmitted(workload, 0L);
         return permit;
@@ -397,11 +352,11 @@ public final class AdmissionGate {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
         boolean borrowRefused = false;
-        if (borrowCeiling > 0 && ownPlacesAllRunningAndNobodyWaits()) {
-            if (tryTakeBorrowedPlace()) {
+        if (places.borrows() && ownPlacesAllRunningAndNobodyWaits()) {
+            if (places.tryTakeBorrowed()) {
                 return borrowed(held, waitStart, deadlineNanos, hasDeadline);
             }
-            borrowRefused = borrowedNow.get() < borrowCeiling;
+            borrowRefused = places.belowCeiling();
         }
         AdmissionCounts.Entry entry = counts.tryEnter(rules, criticality);
         if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
@@ -486,7 +441,8 @@ public final class AdmissionGate {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
             } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
-                boolean placed = !lends || takeOwnPlace(hasDeadline, deadlineNanos);
+                boolean lends = places.lends();
+                boolean placed = !lends || places.takeOwn(hasDeadline, deadlineNanos);
                 if (lends && clocked) {
                     // A wait for the ledger place is a wait to run: the hold starts once the place is had.
                     now = System.nanoTime();
@@ -494,7 +450,7 @@ public final class AdmissionGate {
                 }
                 if (placed) {
                     Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline,
-                            lends ? OWN_PLACE : NOT_POOLED);
+                            places.ownPermitPlace());
                     Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
                     listener.onAdmitted(workload, waitedNanos);
                     handedOut = true;
@@ -520,51 +476,30 @@ public final class AdmissionGate {
     }
 
     /**
-     * A lender's operation holding its own execution permit takes its place on the pool's ledger: at once unless a
-     * borrowed operation holds it, or else waiting for the first place given back, before every borrower — as long as
-     * it takes, or until its deadline.
-     *
-     * @return whether the place is taken; false only when the deadline came first
-     */
-    private boolean takeOwnPlace(boolean hasDeadline, long deadlineNanos) throws InterruptedException {
-        LendingPool lendingTo = Objects.requireNonNull(pool);
-        return lendingTo.takeOwn(hasDeadline, hasDeadline ? deadlineNanos - System.nanoTime() : 0L);
-    }
-
-    /** A permit holding no place of a pool's ledger. */
-    static final byte NOT_POOLED = 0;
-    /** A permit of a lender, holding its own execution permit and its place on the pool's ledger. */
-    static final byte OWN_PLACE = 1;
-    /** A permit running on a borrowed place: a ledger place and a place below the ceiling, no execution permit. */
-    static final byte BORROWED_PLACE = 2;
-
-    /**
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, byte pooled,
-                 ExecutionOutcome outcome, long transactionNanos, @Nullable Throwable transactionFailure) {
+    void release(Permit permit) {
+        HeldGate held = permit.holder();
         held.clear();
-        if (pooled == BORROWED_PLACE) {
-            giveBackBorrowedPlace();
+        byte pooled = permit.pooled();
+        if (pooled == PoolPlaces.BORROWED_PLACE) {
+            places.giveBackBorrowed();
         } else {
             counts.finishRunning();
-            if (pooled == OWN_PLACE) {
-                Objects.requireNonNull(pool).giveBack();
+            if (pooled == PoolPlaces.OWN_PLACE) {
+                places.giveBackOwn();
             }
         }
         signalIfDrained();
-        long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
+        boolean hadDeadline = permit.hasDeadline();
+        long heldNanos = timed || hadDeadline ? System.nanoTime() - permit.admittedAtNanos() : 0L;
         if (hadDeadline) {
             held.forgetPermitDeadline();
             holdTimes.record(heldNanos);
         }
         if (timed) {
-            // Negative when the transaction was not timed: it never began, or its end was not reported.
-            if (transactionNanos >= 0) {
-                listener.onTransactionEnded(workload, outcome, transactionNanos, transactionFailure);
-            }
-            listener.onReleased(workload, outcome, heldNanos);
+            permit.reportReleased(listener, heldNanos);
         }
     }
 
@@ -610,12 +545,12 @@ public final class AdmissionGate {
     }
 
     /**
-     * Opens {@link #drained} when the gate is shutting down and holds nothing. Read after the places were given back,
-     * as {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
+     * Opens the drain when the gate is shutting down and holds nothing. Read after the places were given back, as
+     * {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
      */
     private void signalIfDrained() {
-        if (shuttingDown && counts.snapshot() == 0L && borrowedNow.get() == 0) {
-            drained.countDown();
+        if (shuttingDown) {
+            drain.signalIfEmpty();
         }
     }
 
@@ -649,12 +584,12 @@ public final class AdmissionGate {
     public boolean awaitDrained(Duration timeout) throws InterruptedException {
         // A permit whose owner thread ended without closing it would hold its place for ever: give it back first.
         abandoned.giveBackPlacesOfEndedOwners();
-        return drained.await(Objects.requireNonNull(timeout, "timeout").toNanos(), TimeUnit.NANOSECONDS);
+        return drain.await(timeout);
     }
 
     /** Whether the gate is shut down and holds no operation any more. For observation only. */
     public boolean isDrained() {
-        return drained.getCount() == 0;
+        return drain.isDrained();
     }
 
     /** Flows the order of a gate with rules knows right now, -1 for a gate without rules; for tests. */
@@ -693,17 +628,17 @@ public final class AdmissionGate {
         abandoned.giveBackPlacesOfEndedOwners();
         GateConfig limits = counts.limits();
         // A borrower's ceiling is taken too, before its own places, so that no borrow slips past the saturation.
-        boolean ceilingTaken = borrowCeiling == 0 || borrowedNow.compareAndSet(0, borrowCeiling);
+        boolean ceilingTaken = places.tryTakeCeiling();
         if (!ceilingTaken || !counts.tryTakeEveryPlace(limits)) {
             if (ceilingTaken) {
-                borrowedNow.addAndGet(-borrowCeiling);
+                places.giveBackCeiling();
             }
             throw new IllegalStateException("Bulkhead '" + workload + "' cannot be saturated while it is in use ("
                     + active() + " running, " + waiting() + " waiting): a saturation takes every place of an idle gate");
         }
         return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(), () -> {
             counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued());
-            borrowedNow.addAndGet(-borrowCeiling);
+            places.giveBackCeiling();
         });
     }
 
@@ -738,18 +673,8 @@ public final class AdmissionGate {
         resize(limits -> limits.maxQueued(maxQueued));
     }
 
-    /** Reads, changes and replaces the limits as one step with respect to other resizes. */
     private void resize(UnaryOperator<GateConfig.Builder> change) {
-        resizeLock.lock();
-        try {
-            counts.changeLimits(change.apply(counts.limits().toBuilder()).build());
-        } finally {
-            resizeLock.unlock();
-        }
-        if (pool != null && lends) {
-            // What the pool lends follows this B: an owner waiting for a place may take one a grow made.
-            pool.capacityChanged();
-        }
+        resizes.apply(change);
     }
 
     /** Tells the listener of a refusal, with nothing held by the refused caller, and builds the exception. */
@@ -804,7 +729,7 @@ public final class AdmissionGate {
 
     /** Operations running right now, on borrowed places too ({@link #borrowed()}). For observation only. */
     public int active() {
-        return AdmissionCounts.running(counts.snapshot()) + borrowedNow.get();
+        return AdmissionCounts.running(counts.snapshot()) + places.borrowed();
     }
 
     /**
@@ -812,7 +737,7 @@ public final class AdmissionGate {
      * not borrow. For observation only.
      */
     public int borrowed() {
-        return borrowedNow.get();
+        return places.borrowed();
     }
 
     /** Operations admitted and still waiting for an execution permit. For observation only; never below 0. */
