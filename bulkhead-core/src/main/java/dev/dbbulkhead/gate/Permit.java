@@ -210,13 +210,9 @@ public final class Permit implements AutoCloseable {
         return pooled;
     }
 
-    /** Tells {@code listener} how the operation ended, once its places are back. */
-    void reportReleased(GateListener listener, long heldNanos) {
-        // Negative when the transaction was not timed: it never began, or its end was not reported.
-        if (transactionNanos >= 0) {
-            listener.onTransactionEnded(gate.workload(), outcome, transactionNanos, transactionFailure);
-        }
-        listener.onReleased(gate.workload(), outcome, heldNanos);
+    /** Tells the gate's listener how the operation ended, once its places are back. */
+    void reportReleased(GateReports reports, long heldNanos) {
+        reports.released(outcome, transactionNanos, transactionFailure, heldNanos);
     }
 
     @Override
