@@ -23,8 +23,8 @@ import java.util.function.LongSupplier;
  * </ul>
  *
  * <p>When nobody waits and fewer than B run, an admission takes both permits with one compare-and-set and a release
- * gives both back with one: that fast path, and the release, are all this class does itself. The rest is in types of
- * their own, each with one job:
+ * gives both back with one: that fast path and the release are the only admission work this class does itself. The
+ * rest is in types of their own, each with one job:
  * <ul>
  *   <li>{@link EntryChecks}: the refusals of a misuse (a thread holding a permit, a thread forked from an admitted
  *       operation, an entry inside a transaction) and each thread's record of the gate it holds;</li>

@@ -76,6 +76,10 @@ final class GateEntry {
         return handout.refuseAdmittedWhileShuttingDown(true, null);
     }
 
+    /**
+     * Refuses an interrupted caller or a gate shutting down before any place is taken, then takes one by the gate's
+     * rules. Kept out of {@link AdmissionGate#acquire()} so that it stays small enough to be inlined into its caller.
+     */
     private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         if (Thread.currentThread().isInterrupted()) {
             // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
