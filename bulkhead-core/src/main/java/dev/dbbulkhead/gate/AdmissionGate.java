@@ -2,100 +2,67 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.BulkheadMisuseException;
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
-import java.util.function.UnaryOperator;
-import org.jspecify.annotations.Nullable;
 
 /**
- * The gate of one workload: the two semaphores of the design, kept as two counts in one word.
+ * The gate of one workload, as its callers see it: admissions ({@link #acquire()}, {@link #acquireWithin}) handing out
+ * {@link Permit}s, limits changed ({@link #resize}), places taken for tests ({@link #saturate()}), the shutdown and
+ * what may be observed. It is the two semaphores of the design, kept as two counts in one word:
  *
  * <ul>
  *   <li><b>B execution permits</b> bound running operations, waited for during at most the queue wait: in
  *       arrival order ({@link QueueDiscipline#FIFO}), or, {@link QueueDiscipline#CODEL CoDel}, in arrival
  *       order until the queue stands, then newest first with the waiters past the target delay refused
- *       (docs/design.md tells why).</li>
+ *       (docs/design.md tells why); with {@link AdmissionRules}, in the order of {@link WaitingWork}.</li>
  *   <li><b>B + Q admission permits</b> bound everything inside the gate, waiters included. Taken with an
  *       immediate try: none left means the operation is refused at once.</li>
  * </ul>
  *
  * <p>When nobody waits and fewer than B run, an admission takes both permits with one compare-and-set and a release
- * gives both back with one ({@link AdmissionCounts}); only an operation that finds all B running queues.
- *
- * <p>With {@link GateLending}, the gate is one of the gates of a {@link LendingPool}: an operation that finds all its
- * own B running and nobody waiting may run on a place the pool's lenders leave unused, up to the borrow ceiling; an
- * operation of a lender, once it has its own execution permit, also takes its place on the pool's ledger, and waits
- * for it to come back if a borrowed operation holds it ({@link LendingPool} states the invariant). All of it is on the
- * slow path: a gate that neither lends nor borrows runs as it does without a pool.
+ * gives both back with one: that fast path and the release are the only admission work this class does itself. The
+ * rest is in types of their own, each with one job:
+ * <ul>
+ *   <li>{@link EntryChecks}: the refusals of a misuse (a thread holding a permit, a thread forked from an admitted
+ *       operation, an entry inside a transaction) and each thread's record of the gate it holds;</li>
+ *   <li>{@link GateEntry}: every admission the fast path does not finish — a deadline, a listener, a full gate, a
+ *       borrow — with {@link RuledEntry} under admission rules, and {@link PermitHandout} for the wait and the
+ *       permit, or the places given back;</li>
+ *   <li>{@link AdmissionCounts} and its kinds, {@link CoDelCounts} and {@link ScheduledCounts}: the counts, and who
+ *       runs next;</li>
+ *   <li>{@link PoolPlaces}: the gate's places on the ledger of a {@link LendingPool} ({@link GateLending}), lent or
+ *       borrowed; an operation of a lender waits for its ledger place as part of its wait to run;</li>
+ *   <li>{@link GateReports}: what the {@link GateListener} is told, and the refusals thrown;</li>
+ *   <li>{@link GateDrain} and {@link GateResize}: the end of a shutdown, and changes of B and Q.</li>
+ * </ul>
  *
  * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one, nor may a thread
- * it started while holding it ({@link #acquire()}). Thread-safe.
- *
- * <p>A gate {@linkplain #shutDown() shut down} admits nothing more and {@linkplain #awaitDrained tells} when the
- * operations admitted before have all ended.
+ * it started while holding it ({@link #acquire()}). Thread-safe. A gate {@linkplain #shutDown() shut down} admits
+ * nothing more and {@linkplain #awaitDrained tells} when the operations admitted before have all ended.
  */
 public final class AdmissionGate {
 
-    /**
-     * Which gate's permit the current thread holds, of whichever gate: gates are never nested. A mutable holder per
-     * thread, so that an admission looks the thread-local up once and its release not at all (the permit keeps the
-     * holder), and no admission allocates a map entry the collector must later process.
-     *
-     * <p>Inherited: a thread started while its creator holds a permit is work forked from that admitted operation,
-     * and is refused entry while the operation lasts (see {@link #acquire()}).
-     */
-    private static final ThreadLocal<HeldGate> HELD_GATE = new InheritableThreadLocal<>() {
-        @Override
-        protected HeldGate initialValue() {
-            return new HeldGate();
-        }
-
-        @Override
-        protected HeldGate childValue(HeldGate creator) {
-            return creator.forChild();
-        }
-    };
-
     private final String workload;
     private final AdmissionCounts counts;
-    private final AbandonedPermits abandoned = new AbandonedPermits();
-    /** What this workload's operations with a deadline usually need: admissions with less left are refused. */
-    private final HoldTimes holdTimes = new HoldTimes();
-    private final long queueWaitNanos;
-    private final boolean captureStackTrace;
-    private final GateListener listener;
-    private final boolean timed;
-    /** The admission rules, or {@code null} when the configuration has none: then nothing here reads them. */
-    private final @Nullable AdmissionRules rules;
     /**
-     * Nobody to tell and no rule to apply: the one flag the fast path of {@link #acquire()} reads, so that a gate with
-     * rules costs a gate without them nothing — the rules are applied on the slow path only.
+     * Nobody to tell, no rule to apply, no pool: the one flag the fast path of {@link #acquire()} reads, so that a gate
+     * with rules costs a gate without them nothing — the rules are applied on the slow path only.
      */
     private final boolean plain;
-    /** Rules to apply or places to borrow: the slow path turns aside to their own methods, read as one flag. */
-    private final boolean extended;
-    /** The pool this gate lends to or borrows from; null when it does neither. */
-    private final @Nullable LendingPool pool;
-    /** Whether every running operation of this gate takes its place on the pool's ledger. */
-    private final boolean lends;
-    /** How many places this gate may borrow at once; 0 when it does not borrow. */
-    private final int borrowCeiling;
-    /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
-    private final AtomicInteger borrowedNow = new AtomicInteger();
-    /** Serializes resizes with each other only; admissions and releases never take it. */
-    private final ReentrantLock resizeLock = new ReentrantLock();
+    /** Somebody listens: releases and transactions are timed for it. Read here, where every release reads it. */
+    private final boolean timed;
     /** Set once by {@link #shutDown()}: from then on nothing is admitted, and what was admitted before finishes. */
     private volatile boolean shuttingDown;
-    /** Opened once the gate is shutting down and no operation runs, waits or borrows in it any more. */
-    private final CountDownLatch drained = new CountDownLatch(1);
+    private final GateReports reports;
+    /** Its places on a lending pool's ledger: none read unless it lends or borrows. */
+    private final PoolPlaces places;
+    /** Every admission the fast path does not finish. */
+    private final GateEntry slowPath;
+    private final GateDrain drain;
+    private final GateResize resizes;
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -131,21 +98,16 @@ public final class AdmissionGate {
             this.counts = config.queueDiscipline() == QueueDiscipline.CODEL
                     ? CoDelCounts.create(config, queueClock) : new AdmissionCounts(config);
         }
-        this.listener = Objects.requireNonNull(listener, "listener");
-        this.timed = listener != GateListener.NONE;
-        this.rules = configured.isNone() ? null : configured;
-        GateLending lending = config.lending();
-        this.pool = lending.pool();
-        this.lends = lending.lends();
-        this.borrowCeiling = lending.borrow();
-        this.plain = !timed && rules == null && pool == null;
-        this.extended = rules != null || borrowCeiling > 0;
-        this.queueWaitNanos = config.queueWait().toNanos();
-        this.captureStackTrace = config.captureStackTrace();
-        if (pool != null && lends) {
-            // Last, once every field is written: the pool reads this gate's limits from now on.
-            pool.addLender(this);
-        }
+        this.reports = new GateReports(workload, Objects.requireNonNull(listener, "listener"),
+                config.captureStackTrace());
+        this.timed = reports.timed();
+        this.places = new PoolPlaces(config.lending());
+        this.plain = !timed && configured.isNone() && !places.inPool();
+        this.slowPath = new GateEntry(this, config, counts, places, reports);
+        this.drain = new GateDrain(counts, places);
+        this.resizes = new GateResize(counts, places);
+        // Last, once every field is written: the pool reads this gate's limits from now on.
+        places.registerLender(this);
     }
 
     /**
@@ -159,7 +121,7 @@ public final class AdmissionGate {
      * by the call: from then on it enters a gate as an operation of its own, as it would on its next admission.
      */
     public static boolean isCurrentThreadAdmitted() {
-        return HELD_GATE.get().inAdmittedOperation();
+        return EntryChecks.currentThreadRecord().inAdmittedOperation();
     }
 
     /**
@@ -175,7 +137,7 @@ public final class AdmissionGate {
      * Without a deadline this costs a thread-local read and one field read; only with one is the clock read.
      */
     public static long currentPermitRemainingNanos() {
-        return HELD_GATE.get().permitRemainingNanos();
+        return EntryChecks.currentThreadRecord().permitRemainingNanos();
     }
 
     /**
@@ -231,20 +193,20 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        HeldGate held = refuseMisuse();
+        HeldGate held = EntryChecks.refuseMisuse(this);
         if (held.hasRequestDeadline()) {
-            return admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
+            return slowPath.admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
         }
         if (plain && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
             // The fast path: nobody to tell, nothing to time, no rule to apply, one compare-and-set taken.
             if (shuttingDown) {
                 // Read after the places were taken, as shutDown() reads the counts after setting it: either this
                 // admission sees the shutdown, or the shutdown counts this operation as in flight.
-                throw refuseAdmittedWhileShuttingDown(true, null);
+                throw slowPath.refuseRunningWhileShuttingDown();
             }
             return held.hold(this, new Permit(this, held, 0L, 0L, false));
         }
-        return admitAndWait(held, queueWaitNanos, 0L, false);
+        return slowPath.admit(held);
     }
 
     /**
@@ -264,366 +226,59 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateRanges.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
-        HeldGate held = refuseMisuse();
+        HeldGate held = EntryChecks.refuseMisuse(this);
         long deadlineNanos = entry + budgetNanos;
         if (held.hasRequestDeadline() && held.requestDeadlineNanos() - deadlineNanos < 0) {
             deadlineNanos = held.requestDeadlineNanos();
         }
-        return admitBefore(held, entry, deadlineNanos);
-    }
-
-    /**
-     * Admits an operation that must have its execution permit before {@code deadlineNanos}: refused at once, before
-     * any place is taken, with {@link RejectionReason#INSUFFICIENT_TIME} when less is left than the workload's recent
-     * operations with a deadline held their permits (their median), or nothing at all (unless the thread is
-     * interrupted, which is refused as such); otherwise it waits at most the smaller of the queue wait and the time
-     * left.
-     */
-    private Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
-        refuseIfShuttingDown();
-        long leftNanos = deadlineNanos - entry;
-        // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
-        if (leftNanos < Math.max(1L, holdTimes.medianNanos()) && !Thread.currentThread().isInterrupted()) {
-            throw rejected(RejectionReason.INSUFFICIENT_TIME, GateListener.NEVER_ADMITTED);
-        }
-        return admitAndWait(held, Math.min(queueWaitNanos, leftNanos), deadlineNanos, true);
+        return slowPath.admitBefore(held, entry, deadlineNanos);
     }
 
     /** The hold times of this gate's recent operations with a deadline; for tests that set what operations need. */
     HoldTimes holdTimes() {
-        return holdTimes;
+        return slowPath.holdTimes();
     }
 
     /** The current thread's record of the gate it holds and of the request deadline bound to it. */
     static HeldGate currentThreadRecord() {
-        return HELD_GATE.get();
+        return EntryChecks.currentThreadRecord();
     }
-
-    /**
-     * Every acquisition the fast path of {@link #acquire()} does not finish: kept apart so that {@code acquire()}
-     * stays small enough to be inlined into its caller.
-     */
-    private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
-        if (Thread.currentThread().isInterrupted()) {
-            // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
-            // a moment, a place that a caller arriving meanwhile would then be refused for.
-            throw rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
-        }
-        refuseIfShuttingDown();
-        boolean clocked = timed || hasDeadline;
-        long waitStart = clocked ? System.nanoTime() : 0L;
-        if (extended) {
-            // Rules or borrowing: paths of their own, so that a gate with neither runs, and refuses, as before them.
-            return rules != null ? admitUnderRules(held, rules, waitStart, maxWaitNanos, deadlineNanos, hasDeadline)
-                    : admitMayBorrow(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-        }
-        boolean running = runAtOnce();
-        if (!running && !counts.tryJoinQueue()) {
-            throw rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
-        }
-        return waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-    }
-
-    /**
-     * {@link #admitAndWait} for a gate that may borrow: with its own places all running and nobody waiting, it runs on
-     * a place the pool's lenders leave unused, up to its ceiling; refused {@link RejectionReason#BORROW_REFUSED} when
-     * below its ceiling no such place was free, else as a gate without a pool.
-     */
-    private Permit admitMayBorrow(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos,
-                                  boolean hasDeadline) {
-        boolean running = runAtOnce();
-        boolean borrowRefused = false;
-        if (!running && nobodyWaits()) {
-            if (tryTakeBorrowedPlace()) {
-                return borrowed(held, waitStart, deadlineNanos, hasDeadline);
-            }
-            borrowRefused = borrowedNow.get() < borrowCeiling;
-        }
-        if (!running && !counts.tryJoinQueue()) {
-            throw rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
-                    GateListener.NEVER_ADMITTED);
-        }
-        return waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-    }
-
-    /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */
-    private boolean runAtOnce() {
-        if (counts.tryRunAtOnce()) {
-            return true;
-        }
-        // A permit whose owner thread ended without closing it held a place; it is back: ask again.
-        return abandoned.giveBackPlacesOfEndedOwners() && counts.tryRunAtOnce();
-    }
-
-    /** Whether no admitted operation waits for an execution permit: a borrow would not pass one. */
-    private boolean nobodyWaits() {
-        long snapshot = counts.snapshot();
-        return AdmissionCounts.admitted(snapshot) == AdmissionCounts.running(snapshot);
-    }
-
-    /**
-     * Takes a borrowed place: one below the ceiling, then one on the pool's ledger.
-     *
-     * @return whether both are taken; when false, nothing is held
-     */
-    private boolean tryTakeBorrowedPlace() {
-        while (true) {
-            int now = borrowedNow.get();
-            if (now >= borrowCeiling) {
-                return false;
-            }
-            if (borrowedNow.compareAndSet(now, now + 1)) {
-                break;
-            }
-        }
-        if (Objects.requireNonNull(pool).tryBorrow()) {
-            return true;
-        }
-        borrowedNow.decrementAndGet();
-        return false;
-    }
-
-    /** Gives back a place {@link #tryTakeBorrowedPlace()} took: below the ceiling, then on the pool's ledger. */
-    private void giveBackBorrowedPlace() {
-        borrowedNow.decrementAndGet();
-        // Last: the owner waiting for this place may take it now.
-        Objects.requireNonNull(pool).giveBack();
-    }
-
-    /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
-    private Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
-        if (shuttingDown) {
-            giveBackBorrowedPlace();
-            signalIfDrained();
-            throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
-        }
-        Permit fresh = new Permit(this, held, waitStart, deadlineNanos, hasDeadline, BORROWED_PLACE);
-        Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
-        listener.onAdmitted(workload, 0L);
-        return permit;
-    }
-
-    /**
-     * {@link #admitAndWait} for a gate with rules: runs at once when a place is free and nobody waits, as without
-     * rules, within the places its criticality may take; may borrow, as {@link #admitMayBorrow} does; otherwise waits
-     * in the order of {@link WaitingWork} — criticality, a request in progress, its flow's weighted use, arrival. With
-     * every place taken (or every place its criticality may take), it takes the place of the last waiter of that order
-     * if it comes before it, and is refused otherwise: {@link RejectionReason#SHED_BY_CRITICALITY} when only places
-     * held back for more critical work were left, else as a gate without rules. Nobody is refused for a share while a
-     * place is free.
-     */
-    private Permit admitUnderRules(HeldGate held, AdmissionRules rules, long waitStart, long maxWaitNanos,
-                                   long deadlineNanos, boolean hasDeadline) {
-        OperationClass operation = held.operationClass();
-        Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
-        boolean borrowRefused = false;
-        if (borrowCeiling > 0 && ownPlacesAllRunningAndNobodyWaits()) {
-            if (tryTakeBorrowedPlace()) {
-                return borrowed(held, waitStart, deadlineNanos, hasDeadline);
-            }
-            borrowRefused = borrowedNow.get() < borrowCeiling;
-        }
-        AdmissionCounts.Entry entry = counts.tryEnter(rules, criticality);
-        if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
-            // A permit whose owner thread ended without closing it held a place: ask again.
-            entry = counts.tryEnter(rules, criticality);
-        }
-        if (entry == AdmissionCounts.Entry.RUNNING) {
-            return waitToRun(held, true, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-        }
-        ScheduledCounts scheduled = (ScheduledCounts) counts;
-        WaitingWork.Ticket ticket = ticketOf(held, operation, criticality, rules);
-        if (entry == AdmissionCounts.Entry.WAITING) {
-            return waitToRun(held, false, scheduled.enqueue(ticket), waitStart, maxWaitNanos, deadlineNanos,
-                    hasDeadline);
-        }
-        ScheduledCounts.Queued displacing = scheduled.displace(ticket);
-        if (displacing == null) {
-            throw rejected(entry == AdmissionCounts.Entry.RESERVED ? RejectionReason.SHED_BY_CRITICALITY
-                    : borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
-                    GateListener.NEVER_ADMITTED);
-        }
-        return waitToRun(held, false, displacing, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-    }
-
-    /**
-     * What the operation waits as: its criticality, whether its request is in progress (it committed an operation
-     * already, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
-     * for an operation without one, and one flow for every operation without fair shares.
-     */
-    private static WaitingWork.Ticket ticketOf(HeldGate held, @Nullable OperationClass operation,
-                                               Criticality criticality, AdmissionRules rules) {
-        boolean inProgress = rules.inProgressFirst() && held.requestCommits() > 0;
-        String key = operation == null ? null : operation.keyOrNull();
-        String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;
-        return new WaitingWork.Ticket(criticality, inProgress, flow, rules.weightOf(flow));
-    }
-
-    /** Whether all of this gate's own B run and none of its operations waits: only then may it borrow. */
-    private boolean ownPlacesAllRunningAndNobodyWaits() {
-        long snapshot = counts.snapshot();
-        int running = AdmissionCounts.running(snapshot);
-        return AdmissionCounts.admitted(snapshot) == running && running >= counts.limits().maxConcurrent();
-    }
-
-    /**
-     * For an admitted operation: waits for its execution permit if it has none yet, then hands out the permit or
-     * gives back what it took. Kept apart so that {@link #admitAndWait} stays small enough to be inlined, and an
-     * immediate refusal is thrown and caught in one compiled frame.
-     */
-    private Permit waitToRun(HeldGate held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
-                             long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
-        if (shuttingDown) {
-            // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered.
-            throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
-        }
-        boolean clocked = timed || hasDeadline;
-        boolean running = runningAlready;
-        // Admitted and not running; false once its place went to another (displaced), when it has nothing to give.
-        boolean holdsQueuePlace = !running;
-        boolean handedOut = false;
-        boolean shed = false;
-        RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
-        long waitedNanos = 0L;
-        try {
-            if (!running) {
-                if (timed) {
-                    listener.onWaitStarted(workload);
-                }
-                AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
-                        : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
-                running = end == AdmissionCounts.WaitEnd.RUNNING;
-                RejectionReason displacedAs = end.displacedAs();
-                holdsQueuePlace = !running && displacedAs == null;
-                shed = end == AdmissionCounts.WaitEnd.SHED;
-                if (displacedAs != null) {
-                    refusal = displacedAs;
-                }
-            }
-            long now = clocked ? System.nanoTime() : 0L;
-            waitedNanos = now - waitStart;
-            if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
-                // The wait left some time, less than an operation usually needs: not overload, too late to start.
-                refusal = RejectionReason.INSUFFICIENT_TIME;
-            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)
-                    && (!lends || takeOwnPlace(hasDeadline, deadlineNanos))) {
-                Permit fresh = new Permit(this, held, now, deadlineNanos, hasDeadline, lends ? OWN_PLACE : NOT_POOLED);
-                Permit permit = hasDeadline ? held.holdUntil(this, fresh, deadlineNanos) : held.hold(this, fresh);
-                listener.onAdmitted(workload, waitedNanos);
-                handedOut = true;
-                return permit;
-            }
-        } catch (InterruptedException interrupted) {
-            Thread.currentThread().interrupt();
-            refusal = RejectionReason.INTERRUPTED;
-            waitedNanos = clocked ? System.nanoTime() - waitStart : 0L;
-        } finally {
-            if (!handedOut) {
-                // Whichever way this call is leaving without a permit, give back what it took.
-                held.clear();
-                givePlacesBack(running, holdsQueuePlace);
-            }
-        }
-        // Told only now that the places are given back: a slow listener keeps none of them from other callers.
-        if (shed && timed) {
-            listener.onShed(workload, waitedNanos);
-        }
-        throw rejected(refusal, waitedNanos);
-    }
-
-    /**
-     * A lender's operation holding its own execution permit takes its place on the pool's ledger: at once unless a
-     * borrowed operation holds it, or else waiting for the first place given back, before every borrower — as long as
-     * it takes, or until its deadline.
-     *
-     * @return whether the place is taken; false only when the deadline came first
-     */
-    private boolean takeOwnPlace(boolean hasDeadline, long deadlineNanos) throws InterruptedException {
-        LendingPool lendingTo = Objects.requireNonNull(pool);
-        return lendingTo.takeOwn(hasDeadline, hasDeadline ? deadlineNanos - System.nanoTime() : 0L);
-    }
-
-    /** A permit holding no place of a pool's ledger. */
-    static final byte NOT_POOLED = 0;
-    /** A permit of a lender, holding its own execution permit and its place on the pool's ledger. */
-    static final byte OWN_PLACE = 1;
-    /** A permit running on a borrowed place: a ledger place and a place below the ceiling, no execution permit. */
-    static final byte BORROWED_PLACE = 2;
 
     /**
      * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
      * owner has ended without closing it.
      */
-    void release(HeldGate held, long admittedAtNanos, boolean hadDeadline, byte pooled,
-                 ExecutionOutcome outcome, long transactionNanos, @Nullable Throwable transactionFailure) {
+    void release(Permit permit) {
+        HeldGate held = permit.holder();
         held.clear();
-        if (pooled == BORROWED_PLACE) {
-            giveBackBorrowedPlace();
+        byte pooled = permit.pooled();
+        if (pooled == PoolPlaces.BORROWED_PLACE) {
+            places.giveBackBorrowed();
         } else {
             counts.finishRunning();
-            if (pooled == OWN_PLACE) {
-                Objects.requireNonNull(pool).giveBack();
+            if (pooled == PoolPlaces.OWN_PLACE) {
+                places.giveBackOwn();
             }
         }
         signalIfDrained();
-        long heldNanos = timed || hadDeadline ? System.nanoTime() - admittedAtNanos : 0L;
+        boolean hadDeadline = permit.hasDeadline();
+        long heldNanos = timed || hadDeadline ? System.nanoTime() - permit.admittedAtNanos() : 0L;
         if (hadDeadline) {
             held.forgetPermitDeadline();
-            holdTimes.record(heldNanos);
+            slowPath.holdTimes().record(heldNanos);
         }
         if (timed) {
-            // Negative when the transaction was not timed: it never began, or its end was not reported.
-            if (transactionNanos >= 0) {
-                listener.onTransactionEnded(workload, outcome, transactionNanos, transactionFailure);
-            }
-            listener.onReleased(workload, outcome, heldNanos);
+            permit.reportReleased(reports, heldNanos);
         }
     }
 
-    /** Refuses an admission that has not taken a place yet, once the gate is shutting down. */
-    private void refuseIfShuttingDown() {
+    /**
+     * Opens the drain when the gate is shutting down and holds nothing. Read after the places were given back, as
+     * {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
+     */
+    void signalIfDrained() {
         if (shuttingDown) {
-            throw rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
-        }
-    }
-
-    /**
-     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place, and its
-     * key's place) when it found the gate shutting down right after taking them, and refuses it. Given back by the
-     * admitting thread, once, before it was handed a permit or told anyone it was admitted.
-     */
-    private BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
-                                                                      ScheduledCounts.@Nullable Queued queued) {
-        if (queued == null) {
-            givePlacesBack(running, !running);
-        } else {
-            // Queued already: taken out, unless a place or a displacement came to it meanwhile.
-            AdmissionCounts.WaitEnd end = ((ScheduledCounts) counts).withdraw(queued);
-            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT);
-        }
-        return rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
-    }
-
-    /**
-     * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
-     * else its queue place, and its key's place; then opens {@link #drained} if that emptied a gate shutting down.
-     */
-    private void givePlacesBack(boolean running, boolean queuePlace) {
-        if (running) {
-            counts.finishRunning();
-        } else if (queuePlace) {
-            counts.leaveQueue();
-        }
-        signalIfDrained();
-    }
-
-    /**
-     * Opens {@link #drained} when the gate is shutting down and holds nothing. Read after the places were given back,
-     * as {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
-     */
-    private void signalIfDrained() {
-        if (shuttingDown && counts.snapshot() == 0L && borrowedNow.get() == 0) {
-            drained.countDown();
+            drain.signalIfEmpty();
         }
     }
 
@@ -656,13 +311,13 @@ public final class AdmissionGate {
      */
     public boolean awaitDrained(Duration timeout) throws InterruptedException {
         // A permit whose owner thread ended without closing it would hold its place for ever: give it back first.
-        abandoned.giveBackPlacesOfEndedOwners();
-        return drained.await(Objects.requireNonNull(timeout, "timeout").toNanos(), TimeUnit.NANOSECONDS);
+        slowPath.abandoned().giveBackPlacesOfEndedOwners();
+        return drain.await(timeout);
     }
 
     /** Whether the gate is shut down and holds no operation any more. For observation only. */
     public boolean isDrained() {
-        return drained.getCount() == 0;
+        return drain.isDrained();
     }
 
     /** Flows the order of a gate with rules knows right now, -1 for a gate without rules; for tests. */
@@ -698,20 +353,20 @@ public final class AdmissionGate {
      */
     public GateSaturation saturate() {
         // Permits whose owner ended unclosed would otherwise count as a busy gate.
-        abandoned.giveBackPlacesOfEndedOwners();
+        slowPath.abandoned().giveBackPlacesOfEndedOwners();
         GateConfig limits = counts.limits();
         // A borrower's ceiling is taken too, before its own places, so that no borrow slips past the saturation.
-        boolean ceilingTaken = borrowCeiling == 0 || borrowedNow.compareAndSet(0, borrowCeiling);
+        boolean ceilingTaken = places.tryTakeCeiling();
         if (!ceilingTaken || !counts.tryTakeEveryPlace(limits)) {
             if (ceilingTaken) {
-                borrowedNow.addAndGet(-borrowCeiling);
+                places.giveBackCeiling();
             }
             throw new IllegalStateException("Bulkhead '" + workload + "' cannot be saturated while it is in use ("
                     + active() + " running, " + waiting() + " waiting): a saturation takes every place of an idle gate");
         }
         return new GateSaturation(workload, limits.maxConcurrent(), limits.maxQueued(), () -> {
             counts.giveBackPlaces(limits.maxConcurrent(), limits.maxQueued());
-            borrowedNow.addAndGet(-borrowCeiling);
+            places.giveBackCeiling();
         });
     }
 
@@ -724,7 +379,7 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
     public void resize(int maxConcurrent, int maxQueued) {
-        resize(limits -> limits.maxConcurrent(maxConcurrent).maxQueued(maxQueued));
+        resizes.apply(limits -> limits.maxConcurrent(maxConcurrent).maxQueued(maxQueued));
     }
 
     /**
@@ -734,7 +389,7 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a B below 1, or a B + Q past {@link Integer#MAX_VALUE}
      */
     public void resizeConcurrent(int maxConcurrent) {
-        resize(limits -> limits.maxConcurrent(maxConcurrent));
+        resizes.apply(limits -> limits.maxConcurrent(maxConcurrent));
     }
 
     /**
@@ -743,78 +398,7 @@ public final class AdmissionGate {
      * @throws IllegalArgumentException for a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
     public void resizeQueued(int maxQueued) {
-        resize(limits -> limits.maxQueued(maxQueued));
-    }
-
-    /** Reads, changes and replaces the limits as one step with respect to other resizes. */
-    private void resize(UnaryOperator<GateConfig.Builder> change) {
-        resizeLock.lock();
-        try {
-            counts.changeLimits(change.apply(counts.limits().toBuilder()).build());
-        } finally {
-            resizeLock.unlock();
-        }
-        if (pool != null && lends) {
-            // What the pool lends follows this B: an owner waiting for a place may take one a grow made.
-            pool.capacityChanged();
-        }
-    }
-
-    /** @return the current thread's holder, holding no gate */
-    private HeldGate refuseMisuse() {
-        HeldGate held = HELD_GATE.get();
-        if (held.gate() != null) {
-            refuseHeldOrForked(held);
-        }
-        if (AmbientTransactions.activeOnCurrentThread()) {
-            throw entryInsideTransaction();
-        }
-        return held;
-    }
-
-    /**
-     * The current thread holds a permit, or was started inside an admitted operation: refuses the entry, unless that
-     * permit was closed elsewhere (given back now, by this its owner thread) or that operation has ended.
-     */
-    private void refuseHeldOrForked(HeldGate held) {
-        if (held.giveBackAbandoned() || held.settleFork()) {
-            return;
-        }
-        // A record that refuses names the gate held, its own or its origin's: only a settled record names none.
-        AdmissionGate heldGate = Objects.requireNonNull(held.gate(), "the gate held");
-        throw held.isForked() ? forkedEntry(heldGate) : reentrantEntry(heldGate);
-    }
-
-    private BulkheadMisuseException reentrantEntry(AdmissionGate held) {
-        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                "Bulkhead '" + workload + "' entered by a thread that already holds a permit of bulkhead '"
-                        + held.workload() + "'. Bulkheads are not reentrant: admit once, at the outermost"
-                        + " non-transactional entry point, and call the rest from there.");
-    }
-
-    private BulkheadMisuseException forkedEntry(AdmissionGate held) {
-        return new BulkheadMisuseException(workload, MisuseKind.REENTRANT_ENTRY,
-                "Bulkhead '" + workload + "' entered by a thread started inside an operation admitted by bulkhead '"
-                        + held.workload() + "', which still holds its permit. Work forked from an admitted operation"
-                        + " is part of it: waiting for a second permit while the first is held can deadlock, and a"
-                        + " second connection breaks the limit. Do the database work in the admitted thread, or"
-                        + " start it after the operation has returned.");
-    }
-
-    private BulkheadMisuseException entryInsideTransaction() {
-        return new BulkheadMisuseException(workload, MisuseKind.ACTIVE_TRANSACTION,
-                "Bulkhead '" + workload + "' entered inside an active transaction: admission must happen"
-                        + " before the transaction starts. Move the bulkhead to a non-transactional entry"
-                        + " method that calls the transactional code.");
-    }
-
-    /** Tells the listener of a refusal, with nothing held by the refused caller, and builds the exception. */
-    private BulkheadRejectedException rejected(RejectionReason reason, long queueWaitNanos) {
-        if (timed) {
-            listener.onRejected(workload, reason, queueWaitNanos);
-        }
-        int committedBefore = Math.max(0, currentThreadRecord().requestCommits());
-        return new BulkheadRejectedException(workload, reason, captureStackTrace, committedBefore);
+        resizes.apply(limits -> limits.maxQueued(maxQueued));
     }
 
     /**
@@ -822,7 +406,7 @@ public final class AdmissionGate {
      * by its owner (closing it, or entering a bulkhead again), or by this gate once the owner has ended.
      */
     void abandon(Permit permit) {
-        abandoned.add(permit);
+        slowPath.abandoned().add(permit);
     }
 
     /** The workload name. */
@@ -860,7 +444,7 @@ public final class AdmissionGate {
 
     /** Operations running right now, on borrowed places too ({@link #borrowed()}). For observation only. */
     public int active() {
-        return AdmissionCounts.running(counts.snapshot()) + borrowedNow.get();
+        return AdmissionCounts.running(counts.snapshot()) + places.borrowed();
     }
 
     /**
@@ -868,7 +452,7 @@ public final class AdmissionGate {
      * not borrow. For observation only.
      */
     public int borrowed() {
-        return borrowedNow.get();
+        return places.borrowed();
     }
 
     /** Operations admitted and still waiting for an execution permit. For observation only; never below 0. */

@@ -7,18 +7,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Who gets the places of one workload when not everyone can: places held back for more critical work
- * ({@link Criticality}), and fair shares of the places between the keys (tenants) of its operations. The policy only:
- * pure arithmetic on the limits in force, which {@link AdmissionGate} applies on its slow path. Immutable; built and
- * validated by {@link #builder()}. {@link #none()} — the default of every {@link GateConfig} — keeps the gate as it
- * is without rules, fast path included.
+ * ({@link Criticality}), the order of waiting work — criticality, the operations of requests in progress first, fair
+ * shares between the keys (tenants) of its operations — and which waiter gives its place up when every place is
+ * taken. The rules only: values, and the arithmetic of the reserves; {@link WaitingWork} keeps the order and
+ * {@link ScheduledCounts} hands places over by it, on the gate's slow path. Immutable; built and validated by
+ * {@link #builder()}. {@link #none()} — the default of every {@link GateConfig} — keeps the gate as it is without
+ * rules, fast path and arrival order included.
  *
- * <p>The shares: let {@code L = B + Q}, and let the keys <em>counted</em> be those with an operation inside the gate
- * or refused in the last two epochs of {@code L} keyed admissions ({@link KeyTable}). A key of weight {@code w} may
- * hold {@link #share} = {@code max(1, floor(L × w / W))} places, {@code W} being the weights of the keys counted, its
- * own included: a lone key may take all of them, and under contention shares add up to at most {@code L} (rounding
- * aside for keys of share 1). A key holding its share is refused ({@code OVER_FAIR_SHARE}); running work is never
- * interrupted, so a key that filled the gate alone keeps it until its operations end and shrinks to its share as they
- * do.
+ * <p>The shares are a matter of order, never of refusal while a place is free: each key is a flow, and the next free
+ * place goes to the waiter of the flow that used the least of its weighted share of late (start-time fair queuing),
+ * so that a lone key may take every place and a quiet key's next operation runs before a noisy key's backlog. With
+ * every place taken, the waiter of the flow furthest over its share gives its place to a newcomer of a flow that used
+ * less ({@code OVER_FAIR_SHARE}); running work is never interrupted.
  */
 public final class AdmissionRules {
 
@@ -28,9 +28,9 @@ public final class AdmissionRules {
     public static final double DEFAULT_SHEDDABLE_RESERVE = 0.0;
     /** Fair shares between keys are off unless asked for. */
     public static final boolean DEFAULT_FAIR_SHARES = false;
-    /** Default size of the key table: 256 slots, a few kilobytes per workload whatever the keys. */
+    /** Default number of idle flows a gate remembers the use of: 256, a few kilobytes per workload whatever the keys. */
     public static final int DEFAULT_KEY_SLOTS = 256;
-    /** The largest key table: 65,536 slots. */
+    /** The most idle flows a gate may remember: 65,536. */
     public static final int MAX_KEY_SLOTS = 1 << 16;
     /** The weight of a key without a configured one. */
     public static final int DEFAULT_KEY_WEIGHT = 1;
@@ -109,7 +109,10 @@ public final class AdmissionRules {
         return fairShares;
     }
 
-    /** How many slots the key table has: keys beyond it share slots, memory never grows. */
+    /**
+     * How many flows without waiters a gate remembers the recent use of: keys beyond it are forgotten oldest first,
+     * so memory stays fixed whatever keys callers send.
+     */
     public int keySlots() {
         return keySlots;
     }
@@ -145,13 +148,6 @@ public final class AdmissionRules {
         return maxAdmitted - (int) (reserve * maxAdmitted);
     }
 
-    /**
-     * The places a key of {@code weight} may hold among keys counted of total weight {@code countedWeight} (its own
-     * included): its weighted part of {@code places}, rounded down, and at least one, so that every key can run.
-     */
-    static int share(int places, int weight, long countedWeight) {
-        return (int) Math.max(1L, (long) places * weight / Math.max(countedWeight, weight));
-    }
 
     @Override
     public boolean equals(@Nullable Object other) {

@@ -65,7 +65,7 @@ public final class Permit implements AutoCloseable {
     private long transactionNanos = NOT_TIMED;
     private @Nullable Throwable transactionFailure;
     /**
-     * Which place of a lending pool's ledger the permit holds ({@link AdmissionGate#OWN_PLACE}, …). Left unwritten by
+     * Which place of a lending pool's ledger the permit holds ({@link PoolPlaces#OWN_PLACE}, …). Left unwritten by
      * the fast path's constructor, so that a gate outside every pool does no work for it.
      */
     private byte pooled;
@@ -188,7 +188,31 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(held, admittedAtNanos, hasDeadline, pooled, outcome, transactionNanos, transactionFailure);
+        gate.release(this);
+    }
+
+    /** The record of the thread that holds this permit. */
+    HeldGate holder() {
+        return held;
+    }
+
+    /** When the permit was handed out: what its hold time is measured from. */
+    long admittedAtNanos() {
+        return admittedAtNanos;
+    }
+
+    boolean hasDeadline() {
+        return hasDeadline;
+    }
+
+    /** Which place of a lending pool's ledger the permit holds. */
+    byte pooled() {
+        return pooled;
+    }
+
+    /** Tells the gate's listener how the operation ended, once its places are back. */
+    void reportReleased(GateReports reports, long heldNanos) {
+        reports.released(outcome, transactionNanos, transactionFailure, heldNanos);
     }
 
     @Override

@@ -5,8 +5,9 @@
  *
  * <p>Who gets the places when not everyone can: the contracts are {@link dev.dbbulkhead.gate.Criticality} and
  * {@link dev.dbbulkhead.gate.OperationClass} (what an operation is, bound to its thread), the policy is
- * {@link dev.dbbulkhead.gate.AdmissionRules} (reserves and shares, pure arithmetic), the mechanism the gate's counts
- * word and its fixed-size key table. A gate configured without rules never reads any of it.
+ * {@link dev.dbbulkhead.gate.AdmissionRules} (reserves, shares, requests in progress), the order of waiting work
+ * {@code WaitingWork}, and the mechanism that hands places over by it {@code ScheduledCounts}. A gate configured
+ * without rules never reads any of it.
  */
 @NullMarked
 package dev.dbbulkhead.gate;

@@ -80,15 +80,4 @@ class AdmissionRulesTests {
         assertThat(AdmissionRules.builder().criticalReserve(0.99).build().admittedCeiling(Criticality.DEFAULT, 1))
                 .isEqualTo(1);
     }
-
-    @Test
-    void aShareIsTheWeightedPartOfThePlacesRoundedDownAndAtLeastOne() {
-        assertThat(AdmissionRules.share(10, 1, 1)).as("a lone key").isEqualTo(10);
-        assertThat(AdmissionRules.share(10, 1, 2)).isEqualTo(5);
-        assertThat(AdmissionRules.share(10, 3, 4)).isEqualTo(7);
-        assertThat(AdmissionRules.share(10, 1, 4)).isEqualTo(2);
-        assertThat(AdmissionRules.share(3, 1, 1_000)).as("a flood of keys").isEqualTo(1);
-        assertThat(AdmissionRules.share(Integer.MAX_VALUE, AdmissionRules.MAX_KEY_WEIGHT, AdmissionRules.MAX_KEY_WEIGHT))
-                .as("no overflow").isEqualTo(Integer.MAX_VALUE);
-    }
 }

@@ -4,9 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -151,6 +154,32 @@ class LendingTests {
     }
 
     @Test
+    void aLendersWaitForItsLedgerPlaceIsReportedAsQueueWaitNotAsHoldTime() throws Exception {
+        LendingPool ownPool = new LendingPool("timed");
+        WaitsAndHolds heard = new WaitsAndHolds();
+        AdmissionGate timedLender = new AdmissionGate("owner", GateConfig.builder().maxConcurrent(1)
+                .lending(GateLending.of(ownPool, 0, true)).build(), heard);
+        AdmissionGate ownBorrower = new AdmissionGate("borrower", GateConfig.builder().maxConcurrent(1)
+                .lending(GateLending.of(ownPool, 1, false)).build());
+        AdmissionGate elsewhere = new AdmissionGate("elsewhere", GateConfig.defaults(), heard);
+        hold(ownBorrower, 2);
+        QueuedCaller owner = QueuedCaller.start("owner", timedLender, served);
+        callers.add(owner);
+        awaitReclaiming(ownPool);
+
+        // Admitted and released while the owner waits for its ledger place: its whole hold lies inside that wait.
+        hold(elsewhere, 1);
+        callers.remove(callers.size() - 1).leave();
+        callers.remove(1).leave();
+
+        assertThat(owner.outcome()).isEqualTo("admitted");
+        owner.leave();
+        assertThat(heard.admittedWait("owner")).as("the wait for the borrowed place to come back is queue wait")
+                .isGreaterThanOrEqualTo(heard.held("elsewhere"));
+        assertThat(ownPool.inUse()).as("the borrower's own place holds no ledger place").isZero();
+    }
+
+    @Test
     void aBorrowCeilingOutsideItsRangeIsRefused() {
         assertThatThrownBy(() -> GateLending.of(pool, -1, true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("borrow must be between 0 and 1000000, was -1");
@@ -166,7 +195,11 @@ class LendingTests {
 
     /** Returns once an owner waits for a borrowed place to come back. */
     private void awaitReclaiming() {
-        while (!pool.reclaiming()) {
+        awaitReclaiming(pool);
+    }
+
+    private static void awaitReclaiming(LendingPool lending) {
+        while (!lending.reclaiming()) {
             Thread.onSpinWait();
         }
     }
@@ -177,6 +210,31 @@ class LendingTests {
             throw new AssertionError("admitted by " + gate + " as " + admitted);
         } catch (BulkheadRejectedException refused) {
             return refused.reason();
+        }
+    }
+
+    /** What a listener heard: each workload's last reported queue wait on admission, and hold time on release. */
+    private static final class WaitsAndHolds implements GateListener {
+
+        private final Map<String, Long> waits = new ConcurrentHashMap<>();
+        private final Map<String, Long> holds = new ConcurrentHashMap<>();
+
+        @Override
+        public void onAdmitted(String workload, long queueWaitNanos) {
+            waits.put(workload, queueWaitNanos);
+        }
+
+        @Override
+        public void onReleased(String workload, ExecutionOutcome outcome, long heldNanos) {
+            holds.put(workload, heldNanos);
+        }
+
+        long admittedWait(String workload) {
+            return waits.get(workload);
+        }
+
+        long held(String workload) {
+            return holds.get(workload);
         }
     }
 }

@@ -1,0 +1,147 @@
+package dev.dbbulkhead.gate;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every admission the fast path of {@link AdmissionGate#acquire()} does not finish: one with a deadline, one a
+ * listener times, one under {@link AdmissionRules} ({@link RuledEntry}), one that may borrow, one that finds no
+ * execution permit free. It refuses what must be refused before a place is taken, takes a place — running, queued
+ * or borrowed — and leaves the wait and the permit to {@link PermitHandout}.
+ */
+final class GateEntry {
+
+    private final AdmissionGate gate;
+    private final AdmissionCounts counts;
+    private final PoolPlaces places;
+    private final GateReports reports;
+    private final PermitHandout handout;
+    /** The entry under admission rules, or {@code null} when the configuration has none: then nothing reads them. */
+    private final @Nullable RuledEntry ruled;
+    /** What this workload's operations with a deadline usually need: admissions with less left are refused. */
+    private final HoldTimes holdTimes = new HoldTimes();
+    private final AbandonedPermits abandoned = new AbandonedPermits();
+    private final long queueWaitNanos;
+    /** Rules to apply or places to borrow: the slow path turns aside to their own methods, read as one flag. */
+    private final boolean extended;
+
+    GateEntry(AdmissionGate gate, GateConfig config, AdmissionCounts counts, PoolPlaces places, GateReports reports) {
+        this.gate = gate;
+        this.counts = counts;
+        this.places = places;
+        this.reports = reports;
+        this.handout = new PermitHandout(gate, counts, places, reports, holdTimes);
+        AdmissionRules rules = config.admissionRules();
+        this.ruled = rules.isNone() ? null
+                : new RuledEntry(rules, (ScheduledCounts) counts, places, abandoned, reports, handout);
+        this.queueWaitNanos = config.queueWait().toNanos();
+        this.extended = ruled != null || places.borrows();
+    }
+
+    /** The hold times of the gate's recent operations with a deadline. */
+    HoldTimes holdTimes() {
+        return holdTimes;
+    }
+
+    /** The gate's permits that another thread than their owner tried to close. */
+    AbandonedPermits abandoned() {
+        return abandoned;
+    }
+
+    /** Admits an operation without a deadline, waiting at most the queue wait. */
+    Permit admit(HeldGate held) {
+        return admitAndWait(held, queueWaitNanos, 0L, false);
+    }
+
+    /**
+     * Admits an operation that must have its execution permit before {@code deadlineNanos}: refused at once, before
+     * any place is taken, with {@link RejectionReason#INSUFFICIENT_TIME} when less is left than the workload's recent
+     * operations with a deadline held their permits (their median), or nothing at all (unless the thread is
+     * interrupted, which is refused as such); otherwise it waits at most the smaller of the queue wait and the time
+     * left.
+     */
+    Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
+        refuseIfShuttingDown();
+        long leftNanos = deadlineNanos - entry;
+        // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
+        if (leftNanos < Math.max(1L, holdTimes.medianNanos()) && !Thread.currentThread().isInterrupted()) {
+            throw reports.rejected(RejectionReason.INSUFFICIENT_TIME, GateListener.NEVER_ADMITTED);
+        }
+        return admitAndWait(held, Math.min(queueWaitNanos, leftNanos), deadlineNanos, true);
+    }
+
+    /** Refuses an operation the fast path admitted as the gate began to shut down, its place given back. */
+    BulkheadRejectedException refuseRunningWhileShuttingDown() {
+        return handout.refuseAdmittedWhileShuttingDown(true, null);
+    }
+
+    /**
+     * Refuses an interrupted caller or a gate shutting down before any place is taken, then takes one by the gate's
+     * rules. Kept out of {@link AdmissionGate#acquire()} so that it stays small enough to be inlined into its caller.
+     */
+    private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+        if (Thread.currentThread().isInterrupted()) {
+            // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
+            // a moment, a place that a caller arriving meanwhile would then be refused for.
+            throw reports.rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
+        }
+        refuseIfShuttingDown();
+        boolean clocked = reports.timed() || hasDeadline;
+        long waitStart = clocked ? System.nanoTime() : 0L;
+        if (extended) {
+            // Rules or borrowing: paths of their own, so that a gate with neither runs, and refuses, as before them.
+            return ruled != null ? ruled.admit(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline)
+                    : admitMayBorrow(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        }
+        boolean running = runAtOnce();
+        if (!running && !counts.tryJoinQueue()) {
+            throw reports.rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
+        }
+        return handout.waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /**
+     * {@link #admitAndWait} for a gate that may borrow: with its own places all running and nobody waiting, it runs on
+     * a place the pool's lenders leave unused, up to its ceiling; refused {@link RejectionReason#BORROW_REFUSED} when
+     * below its ceiling no such place was free, else as a gate without a pool.
+     */
+    private Permit admitMayBorrow(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos,
+                                  boolean hasDeadline) {
+        boolean running = runAtOnce();
+        boolean borrowRefused = false;
+        if (!running && nobodyWaits()) {
+            if (places.tryTakeBorrowed()) {
+                return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
+            }
+            borrowRefused = places.belowCeiling();
+        }
+        if (!running && !counts.tryJoinQueue()) {
+            throw reports.rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
+                    GateListener.NEVER_ADMITTED);
+        }
+        return handout.waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */
+    private boolean runAtOnce() {
+        if (counts.tryRunAtOnce()) {
+            return true;
+        }
+        // A permit whose owner thread ended without closing it held a place; it is back: ask again.
+        return abandoned.giveBackPlacesOfEndedOwners() && counts.tryRunAtOnce();
+    }
+
+    /** Whether no admitted operation waits for an execution permit: a borrow would not pass one. */
+    private boolean nobodyWaits() {
+        long snapshot = counts.snapshot();
+        return AdmissionCounts.admitted(snapshot) == AdmissionCounts.running(snapshot);
+    }
+
+    /** Refuses an admission that has not taken a place yet, once the gate is shutting down. */
+    private void refuseIfShuttingDown() {
+        if (gate.isShuttingDown()) {
+            throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.dbbulkhead.gate;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The end of every admission the fast path does not finish: an admitted operation waits for its execution permit if
+ * it has none yet (and, in a lender, for its place on the pool's ledger), then is handed its permit — or gives back
+ * what it took and is refused, the listener told only once the places are back.
+ */
+final class PermitHandout {
+
+    private final AdmissionGate gate;
+    private final AdmissionCounts counts;
+    private final PoolPlaces places;
+    private final GateReports reports;
+    private final HoldTimes holdTimes;
+
+    PermitHandout(AdmissionGate gate, AdmissionCounts counts, PoolPlaces places, GateReports reports,
+                  HoldTimes holdTimes) {
+        this.gate = gate;
+        this.counts = counts;
+        this.places = places;
+        this.reports = reports;
+        this.holdTimes = holdTimes;
+    }
+
+    /**
+     * For an admitted operation: waits for its execution permit if it has none yet, then hands out the permit or
+     * gives back what it took. Kept apart so that the entry stays small enough to be inlined, and an immediate refusal
+     * is thrown and caught in one compiled frame.
+     */
+    Permit waitToRun(HeldGate held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
+                     long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+        if (gate.isShuttingDown()) {
+            // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered.
+            throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
+        }
+        boolean timed = reports.timed();
+        boolean clocked = timed || hasDeadline;
+        boolean running = runningAlready;
+        // Admitted and not running; false once its place went to another (displaced), when it has nothing to give.
+        boolean holdsQueuePlace = !running;
+        boolean handedOut = false;
+        boolean shed = false;
+        RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
+        long waitedNanos = 0L;
+        try {
+            if (!running) {
+                reports.waitStarted();
+                AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
+                        : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
+                running = end == AdmissionCounts.WaitEnd.RUNNING;
+                RejectionReason displacedAs = end.displacedAs();
+                holdsQueuePlace = !running && displacedAs == null;
+                shed = end == AdmissionCounts.WaitEnd.SHED;
+                if (displacedAs != null) {
+                    refusal = displacedAs;
+                }
+            }
+            long now = clocked ? System.nanoTime() : 0L;
+            waitedNanos = now - waitStart;
+            if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
+                // The wait left some time, less than an operation usually needs: not overload, too late to start.
+                refusal = RejectionReason.INSUFFICIENT_TIME;
+            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
+                boolean lends = places.lends();
+                boolean placed = !lends || places.takeOwn(hasDeadline, deadlineNanos);
+                if (lends && clocked) {
+                    // A wait for the ledger place is a wait to run: the hold starts once the place is had.
+                    now = System.nanoTime();
+                    waitedNanos = now - waitStart;
+                }
+                if (placed) {
+                    Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline, places.ownPermitPlace());
+                    Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
+                    reports.admitted(waitedNanos);
+                    handedOut = true;
+                    return permit;
+                }
+            }
+        } catch (InterruptedException interrupted) {
+            Thread.currentThread().interrupt();
+            refusal = RejectionReason.INTERRUPTED;
+            waitedNanos = clocked ? System.nanoTime() - waitStart : 0L;
+        } finally {
+            if (!handedOut) {
+                // Whichever way this call is leaving without a permit, give back what it took.
+                held.clear();
+                givePlacesBack(running, holdsQueuePlace);
+            }
+        }
+        // Told only now that the places are given back: a slow listener keeps none of them from other callers.
+        if (shed) {
+            reports.shed(waitedNanos);
+        }
+        throw reports.rejected(refusal, waitedNanos);
+    }
+
+    /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
+    Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
+        if (gate.isShuttingDown()) {
+            places.giveBackBorrowed();
+            gate.signalIfDrained();
+            throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+        }
+        Permit fresh = new Permit(gate, held, waitStart, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
+        Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
+        reports.admitted(0L);
+        return permit;
+    }
+
+    /**
+     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place, and its
+     * key's place) when it found the gate shutting down right after taking them, and refuses it. Given back by the
+     * admitting thread, once, before it was handed a permit or told anyone it was admitted.
+     */
+    BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
+                                                               ScheduledCounts.@Nullable Queued queued) {
+        if (queued == null) {
+            givePlacesBack(running, !running);
+        } else {
+            // Queued already: taken out, unless a place or a displacement came to it meanwhile.
+            AdmissionCounts.WaitEnd end = ((ScheduledCounts) counts).withdraw(queued);
+            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT);
+        }
+        return reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
+    }
+
+    /**
+     * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
+     * else its queue place, and its key's place; then opens the gate's drain if that emptied a gate shutting down.
+     */
+    private void givePlacesBack(boolean running, boolean queuePlace) {
+        if (running) {
+            counts.finishRunning();
+        } else if (queuePlace) {
+            counts.leaveQueue();
+        }
+        gate.signalIfDrained();
+    }
+}

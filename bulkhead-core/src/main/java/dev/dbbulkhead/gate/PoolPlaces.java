@@ -1,0 +1,142 @@
+package dev.dbbulkhead.gate;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One gate's places on the ledger of its {@link LendingPool} ({@link GateLending} configures them): as a lender, the
+ * ledger place each of its running operations takes beside its own execution permit; as a borrower, the places it
+ * runs on beyond its own B, up to its ceiling. A gate outside every pool has one too, and never reads it on its paths.
+ */
+final class PoolPlaces {
+
+    /** A permit holding no place of a pool's ledger. */
+    static final byte NOT_POOLED = 0;
+    /** A permit of a lender, holding its own execution permit and its place on the pool's ledger. */
+    static final byte OWN_PLACE = 1;
+    /** A permit running on a borrowed place: a ledger place and a place below the ceiling, no execution permit. */
+    static final byte BORROWED_PLACE = 2;
+
+    /** The pool this gate lends to or borrows from; null when it does neither. */
+    private final @Nullable LendingPool pool;
+    /** Whether every running operation of this gate takes its place on the pool's ledger. */
+    private final boolean lends;
+    /** How many places this gate may borrow at once; 0 when it does not borrow. */
+    private final int borrowCeiling;
+    /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
+    private final AtomicInteger borrowedNow = new AtomicInteger();
+
+    PoolPlaces(GateLending lending) {
+        this.pool = lending.pool();
+        this.lends = pool != null && lending.lends();
+        this.borrowCeiling = lending.borrow();
+    }
+
+    /** Whether the gate lends to or borrows from a pool. */
+    boolean inPool() {
+        return pool != null;
+    }
+
+    /** Whether every running operation of the gate takes its place on the pool's ledger. */
+    boolean lends() {
+        return lends;
+    }
+
+    /** Whether the gate may borrow at all. */
+    boolean borrows() {
+        return borrowCeiling > 0;
+    }
+
+    /** Registers {@code gate} with its pool when it lends; called once, as the gate's construction ends. */
+    void registerLender(AdmissionGate gate) {
+        if (lends) {
+            Objects.requireNonNull(pool).addLender(gate);
+        }
+    }
+
+    /**
+     * The lender's B changed: what the pool lends follows it, and an owner waiting for a place may take one a grow
+     * made.
+     */
+    void capacityChanged() {
+        if (lends) {
+            Objects.requireNonNull(pool).capacityChanged();
+        }
+    }
+
+    /**
+     * Takes a borrowed place: one below the ceiling, then one on the pool's ledger.
+     *
+     * @return whether both are taken; when false, nothing is held
+     */
+    boolean tryTakeBorrowed() {
+        while (true) {
+            int now = borrowedNow.get();
+            if (now >= borrowCeiling) {
+                return false;
+            }
+            if (borrowedNow.compareAndSet(now, now + 1)) {
+                break;
+            }
+        }
+        if (Objects.requireNonNull(pool).tryBorrow()) {
+            return true;
+        }
+        borrowedNow.decrementAndGet();
+        return false;
+    }
+
+    /** Gives back a place {@link #tryTakeBorrowed()} took: below the ceiling, then on the pool's ledger. */
+    void giveBackBorrowed() {
+        borrowedNow.decrementAndGet();
+        // Last: the owner waiting for this place may take it now.
+        Objects.requireNonNull(pool).giveBack();
+    }
+
+    /** Whether a borrow that failed was refused by the pool, the ceiling not being reached. */
+    boolean belowCeiling() {
+        return borrowedNow.get() < borrowCeiling;
+    }
+
+    /**
+     * A lender's operation holding its own execution permit takes its place on the pool's ledger: at once unless a
+     * borrowed operation holds it, or else waiting for the first place given back, before every borrower — as long as
+     * it takes, or until its deadline.
+     *
+     * @return whether the place is taken; false only when the deadline came first
+     */
+    boolean takeOwn(boolean hasDeadline, long deadlineNanos) throws InterruptedException {
+        LendingPool lendingTo = Objects.requireNonNull(pool);
+        return lendingTo.takeOwn(hasDeadline, hasDeadline ? deadlineNanos - System.nanoTime() : 0L);
+    }
+
+    /** Gives back the ledger place a lender's operation took with {@link #takeOwn}. */
+    void giveBackOwn() {
+        Objects.requireNonNull(pool).giveBack();
+    }
+
+    /** What a permit running on the gate's own execution permit holds of the ledger. */
+    byte ownPermitPlace() {
+        return lends ? OWN_PLACE : NOT_POOLED;
+    }
+
+    /** Borrowed places held right now. */
+    int borrowed() {
+        return borrowedNow.get();
+    }
+
+    /**
+     * Takes the whole borrow ceiling of an idle gate, so that nothing is borrowed until {@link #giveBackCeiling()}.
+     *
+     * @return whether it is taken (always, for a gate that does not borrow); when false, nothing is held
+     */
+    boolean tryTakeCeiling() {
+        return borrowCeiling == 0 || borrowedNow.compareAndSet(0, borrowCeiling);
+    }
+
+    /** Gives back what {@link #tryTakeCeiling()} took. */
+    void giveBackCeiling() {
+        borrowedNow.addAndGet(-borrowCeiling);
+    }
+}

@@ -1,0 +1,83 @@
+package dev.dbbulkhead.gate;
+
+import dev.dbbulkhead.RejectionReason;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Entry into a gate with {@link AdmissionRules}: runs at once when a place is free and nobody waits, as without rules,
+ * within the places its criticality may take; may borrow, as a gate without rules does; otherwise waits in the order of
+ * {@link WaitingWork} — criticality, a request in progress, its flow's weighted use, arrival. With every place taken
+ * (or every place its criticality may take), it takes the place of the last waiter of that order if it comes before
+ * it, and is refused otherwise: {@link RejectionReason#SHED_BY_CRITICALITY} when only places held back for more
+ * critical work were left, else as a gate without rules. Nobody is refused for a share while a place is free.
+ */
+final class RuledEntry {
+
+    private final AdmissionRules rules;
+    private final ScheduledCounts counts;
+    private final PoolPlaces places;
+    private final AbandonedPermits abandoned;
+    private final GateReports reports;
+    private final PermitHandout handout;
+
+    RuledEntry(AdmissionRules rules, ScheduledCounts counts, PoolPlaces places, AbandonedPermits abandoned,
+               GateReports reports, PermitHandout handout) {
+        this.rules = rules;
+        this.counts = counts;
+        this.places = places;
+        this.abandoned = abandoned;
+        this.reports = reports;
+        this.handout = handout;
+    }
+
+    Permit admit(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+        OperationClass operation = held.operationClass();
+        Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
+        boolean borrowRefused = false;
+        if (places.borrows() && ownPlacesAllRunningAndNobodyWaits()) {
+            if (places.tryTakeBorrowed()) {
+                return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
+            }
+            borrowRefused = places.belowCeiling();
+        }
+        AdmissionCounts.Entry entry = counts.tryEnter(rules, criticality);
+        if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
+            // A permit whose owner thread ended without closing it held a place: ask again.
+            entry = counts.tryEnter(rules, criticality);
+        }
+        if (entry == AdmissionCounts.Entry.RUNNING) {
+            return handout.waitToRun(held, true, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        }
+        WaitingWork.Ticket ticket = ticketOf(held, operation, criticality);
+        if (entry == AdmissionCounts.Entry.WAITING) {
+            return handout.waitToRun(held, false, counts.enqueue(ticket), waitStart, maxWaitNanos, deadlineNanos,
+                    hasDeadline);
+        }
+        ScheduledCounts.Queued displacing = counts.displace(ticket);
+        if (displacing == null) {
+            throw reports.rejected(entry == AdmissionCounts.Entry.RESERVED ? RejectionReason.SHED_BY_CRITICALITY
+                    : borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
+                    GateListener.NEVER_ADMITTED);
+        }
+        return handout.waitToRun(held, false, displacing, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+    }
+
+    /**
+     * What the operation waits as: its criticality, whether its request is in progress (it committed an operation
+     * already, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
+     * for an operation without one, and one flow for every operation without fair shares.
+     */
+    private WaitingWork.Ticket ticketOf(HeldGate held, @Nullable OperationClass operation, Criticality criticality) {
+        boolean inProgress = rules.inProgressFirst() && held.requestCommits() > 0;
+        String key = operation == null ? null : operation.keyOrNull();
+        String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;
+        return new WaitingWork.Ticket(criticality, inProgress, flow, rules.weightOf(flow));
+    }
+
+    /** Whether all of this gate's own B run and none of its operations waits: only then may it borrow. */
+    private boolean ownPlacesAllRunningAndNobodyWaits() {
+        long snapshot = counts.snapshot();
+        int running = AdmissionCounts.running(snapshot);
+        return AdmissionCounts.admitted(snapshot) == running && running >= counts.limits().maxConcurrent();
+    }
+}
