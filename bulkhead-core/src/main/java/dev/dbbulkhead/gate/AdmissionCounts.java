@@ -20,13 +20,13 @@ import org.jspecify.annotations.Nullable;
  * touching the counts. After a shrink the counts may exceed the new limits for a while; they drain as operations
  * end, and nothing new enters until they are below. A grow wakes the queue.
  *
- * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link CoDelCounts} keeps the same
- * word and the same fast path, and overrides only how waiters wait, how a release with waiters hands its slot on, and
- * how a grow serves them; so does {@link ScheduledCounts}, the order of a gate with {@link AdmissionRules}. A gate
- * picks one when it is built, so that a FIFO gate's admission and release
+ * <p>This class is the {@linkplain QueueDiscipline#FIFO FIFO} discipline. {@link CoDelCounts} and
+ * {@link ScheduledCounts} (the order of a gate with {@link AdmissionRules}) keep the same word and the same fast path,
+ * and override, through {@link HandOffCounts}, only how waiters wait, how a release with waiters hands its slot on,
+ * and how a grow serves them. A gate picks one when it is built, so that a FIFO gate's admission and release
  * run exactly this code: the fast path reads no discipline, and {@link #tryRunAtOnce()} is final.
  */
-sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits CoDelCounts, ScheduledCounts {
+sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits HandOffCounts {
 
     private static final long serialVersionUID = 1L;
     private static final long ONE_RUNNING = 1L;

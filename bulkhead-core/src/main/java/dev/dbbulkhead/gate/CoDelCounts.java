@@ -2,7 +2,6 @@ package dev.dbbulkhead.gate;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -26,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A waiter's state changes only under the lock; a woken waiter that finds itself granted or shed leaves without
  * it. The lock is held for microseconds, never while parking; listeners are told by the gate, outside it.
  */
-final class CoDelCounts extends AdmissionCounts {
+final class CoDelCounts extends HandOffCounts {
 
     private static final long serialVersionUID = 1L;
 
@@ -43,19 +42,12 @@ final class CoDelCounts extends AdmissionCounts {
         }
     }
 
-    private final transient ReentrantLock lock = new ReentrantLock();
     /** Oldest first: waiters join at the tail, in the order of {@code queuedAt}. Guarded by {@link #lock}. */
     private final transient ArrayDeque<Waiter> waiters = new ArrayDeque<>();
-    private final transient LongSupplier clock;
     private final transient StandingQueue judge;
-    /** The queue's length, written under the lock, for observers. */
-    private transient volatile int queued;
-    /** Written under the lock only. */
-    private transient volatile long shed;
 
     private CoDelCounts(GateConfig limits, LongSupplier clock) {
-        super(limits);
-        this.clock = clock;
+        super(limits, clock);
         this.judge = new StandingQueue(limits.queueTargetDelay().toNanos(), limits.queueInterval().toNanos(),
                 clock.getAsLong());
     }
@@ -164,75 +156,27 @@ final class CoDelCounts extends AdmissionCounts {
         }
     }
 
-    /**
-     * A running operation ends. With nobody admitted but not running, one compare-and-set as under FIFO; otherwise
-     * its slot goes to the waiter the discipline picks, or back when nobody is queued or B is exceeded.
-     */
     @Override
-    void finishRunning() {
-        long word = getState();
-        if (admitted(word) == running(word) && compareAndSetState(word, word - ONE_OPERATION)) {
-            return;
-        }
-        lock.lock();
-        try {
-            long now = clock.getAsLong();
-            judge.advance(now);
-            shedOverdue(now);
-            if (!waiters.isEmpty() && running(getState()) <= limits().maxConcurrent()) {
-                // The slot changes hands: one admitted fewer, as many running.
-                leaveQueue();
-                grant(now);
-            } else {
-                tryReleaseShared(ONE_OPERATION);
-            }
-        } finally {
-            lock.unlock();
-        }
+    boolean anyQueued() {
+        return !waiters.isEmpty();
     }
 
-    /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */
     @Override
-    void giveBackPlaces(int running, int waiting) {
-        tryReleaseShared((long) running * ONE_OPERATION + (long) waiting * ONE_ADMITTED);
-        serveFreeSlots();
-    }
-
-    /** Replaces the limits, and hands any new room to queued waiters. */
-    @Override
-    void changeLimits(GateConfig resized) {
-        super.changeLimits(resized);
-        serveFreeSlots();
-    }
-
-    /** Takes the lock to serve queued waiters while slots are free. */
-    private void serveFreeSlots() {
-        lock.lock();
-        try {
-            long now = clock.getAsLong();
-            judge.advance(now);
-            grantFreeSlots(now);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
-    private void grantFreeSlots(long now) {
-        while (!waiters.isEmpty() && tryAcquireShared(0L) >= 0) {
-            grant(now);
-        }
+    StandingQueue judge() {
+        return judge;
     }
 
     /** Under the lock, the slot taken for it: serves the oldest waiter, or the newest while the queue stands. */
-    private void grant(long now) {
+    @Override
+    void grantNext(long now) {
         judge.granted(now - waiters.peekFirst().queuedAt);
         Waiter next = judge.standing() ? waiters.peekLast() : waiters.peekFirst();
         remove(next, State.GRANTED, now);
     }
 
     /** Under the lock: refuses, oldest first, the waiters overdue in a standing queue. */
-    private void shedOverdue(long now) {
+    @Override
+    void shedOverdue(long now) {
         while (!waiters.isEmpty() && judge.overdue(now - waiters.peekFirst().queuedAt)) {
             remove(waiters.peekFirst(), State.SHED, now);
         }
@@ -255,31 +199,5 @@ final class CoDelCounts extends AdmissionCounts {
         if (waiter.thread != Thread.currentThread()) {
             LockSupport.unpark(waiter.thread);
         }
-    }
-
-    @Override
-    int parkedWaiters() {
-        return queued;
-    }
-
-    /**
-     * The judgement brought up to now when the lock is free (an observer never waits for it): a queue that drained
-     * and then saw no event is not reported standing after the interval ends.
-     */
-    @Override
-    boolean standing() {
-        if (lock.tryLock()) {
-            try {
-                judge.advance(clock.getAsLong());
-            } finally {
-                lock.unlock();
-            }
-        }
-        return judge.standing();
-    }
-
-    @Override
-    long shedCount() {
-        return shed;
     }
 }

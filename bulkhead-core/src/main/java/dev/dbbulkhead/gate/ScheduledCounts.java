@@ -3,7 +3,6 @@ package dev.dbbulkhead.gate;
 import java.util.ArrayDeque;
 import java.util.Objects;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
@@ -12,11 +11,9 @@ import org.jspecify.annotations.Nullable;
  * the waiters in {@link WaitingWork}'s order instead of arrival order. The mechanism only; who goes first is
  * {@link WaitingWork}'s.
  *
- * <p>A release that finds nobody admitted but not running gives both counts back with one compare-and-set, as without
- * rules. Otherwise it takes the lock and hands its running slot <em>directly</em> to the waiter the order puts first,
- * so that no newcomer can take it (newcomers never barge anyway: the fast path is closed while anyone is admitted but
- * not running); with nobody queued, or more running than B after a shrink, it gives the slot back. A waiter joining
- * takes, under the same lock, a slot a release gave back a moment before it was queued, if the order puts it first.
+ * <p>A release hands its running slot directly to the waiter the order puts first ({@link HandOffCounts}). A waiter
+ * joining takes, under the lock, a slot a release gave back a moment before it was queued, if the order puts it
+ * first.
  *
  * <p>With every place taken, a newcomer the order puts before the last waiter takes that waiter's place
  * ({@link #displace}): the admitted count does not change, so B + Q holds exactly, and the displaced waiter leaves
@@ -29,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * <p>A waiter's state changes only under the lock; a woken waiter that finds itself decided for leaves without it. The
  * lock is held for microseconds, never while parking.
  */
-final class ScheduledCounts extends AdmissionCounts {
+final class ScheduledCounts extends HandOffCounts {
 
     private static final long serialVersionUID = 1L;
 
@@ -50,22 +47,15 @@ final class ScheduledCounts extends AdmissionCounts {
         }
     }
 
-    private final transient ReentrantLock lock = new ReentrantLock();
     /** Guarded by {@link #lock}. */
     private final transient WaitingWork<Queued> waiting;
-    private final transient LongSupplier clock;
     /** The CoDel discipline's judgement, or {@code null} under arrival order's. Guarded by {@link #lock}. */
     private final transient @Nullable StandingQueue judge;
     /** Under CoDel, the waiters oldest first, for shedding; empty otherwise. Guarded by {@link #lock}. */
     private final transient ArrayDeque<Queued> oldestFirst = new ArrayDeque<>();
-    /** The queue's length, written under the lock, for observers. */
-    private transient volatile int queued;
-    /** Waiters shed by the CoDel discipline; written under the lock only. */
-    private transient volatile long shed;
 
     private ScheduledCounts(GateConfig limits, LongSupplier clock) {
-        super(limits);
-        this.clock = clock;
+        super(limits, clock);
         this.waiting = new WaitingWork<>(limits.admissionRules().keySlots());
         this.judge = limits.queueDiscipline() == QueueDiscipline.CODEL ? new StandingQueue(
                 limits.queueTargetDelay().toNanos(), limits.queueInterval().toNanos(), clock.getAsLong()) : null;
@@ -88,10 +78,11 @@ final class ScheduledCounts extends AdmissionCounts {
     Queued enqueue(WaitingWork.Ticket ticket) {
         lock.lock();
         try {
-            Queued place = add(ticket);
-            grantFreeSlots();
+            long now = clock.getAsLong();
+            Queued place = add(ticket, now);
+            grantFreeSlots(now);
             // After joining: a queue whose overdue waiters this newcomer replaces never empties.
-            shedOverdue();
+            shedOverdue(now);
             return place;
         } finally {
             lock.unlock();
@@ -119,7 +110,7 @@ final class ScheduledCounts extends AdmissionCounts {
                 case BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
             };
             decide(last, State.DISPLACED);
-            return add(ticket);
+            return add(ticket, clock.getAsLong());
         } finally {
             lock.unlock();
         }
@@ -223,70 +214,14 @@ final class ScheduledCounts extends AdmissionCounts {
         };
     }
 
-    /**
-     * A running operation ends. With nobody admitted but not running, one compare-and-set; otherwise its slot goes to
-     * the waiter the order puts first, or back when nobody is queued or B is exceeded.
-     */
     @Override
-    void finishRunning() {
-        long word = getState();
-        if (admitted(word) == running(word) && compareAndSetState(word, word - ONE_OPERATION)) {
-            return;
-        }
-        lock.lock();
-        try {
-            shedOverdue();
-            if (!waiting.isEmpty() && running(getState()) <= limits().maxConcurrent()) {
-                // The slot changes hands: one admitted fewer, as many running.
-                leaveQueue();
-                grantNext();
-            } else {
-                tryReleaseShared(ONE_OPERATION);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */
-    @Override
-    void giveBackPlaces(int running, int waitingPlaces) {
-        tryReleaseShared((long) running * ONE_OPERATION + (long) waitingPlaces * ONE_ADMITTED);
-        serveFreeSlots();
-    }
-
-    /** Replaces the limits, and hands any new room to queued waiters. */
-    @Override
-    void changeLimits(GateConfig resized) {
-        super.changeLimits(resized);
-        serveFreeSlots();
+    boolean anyQueued() {
+        return !waiting.isEmpty();
     }
 
     @Override
-    int parkedWaiters() {
-        return queued;
-    }
-
-    /** Under CoDel, the judgement brought up to now when the lock is free (an observer never waits for it). */
-    @Override
-    boolean standing() {
-        StandingQueue standing = judge;
-        if (standing == null) {
-            return false;
-        }
-        if (lock.tryLock()) {
-            try {
-                standing.advance(clock.getAsLong());
-            } finally {
-                lock.unlock();
-            }
-        }
-        return standing.standing();
-    }
-
-    @Override
-    long shedCount() {
-        return shed;
+    @Nullable StandingQueue judge() {
+        return judge;
     }
 
     /** Flows the order knows right now; for tests. */
@@ -299,18 +234,8 @@ final class ScheduledCounts extends AdmissionCounts {
         }
     }
 
-    private void serveFreeSlots() {
-        lock.lock();
-        try {
-            grantFreeSlots();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Under the lock. */
-    private Queued add(WaitingWork.Ticket ticket) {
-        long now = clock.getAsLong();
+    private Queued add(WaitingWork.Ticket ticket, long now) {
         Queued place = new Queued(now);
         if (judge != null) {
             judge.advance(now);
@@ -325,11 +250,11 @@ final class ScheduledCounts extends AdmissionCounts {
     }
 
     /** Under the lock, under CoDel: refuses, oldest first, the waiters overdue in a standing queue. */
-    private void shedOverdue() {
+    @Override
+    void shedOverdue(long now) {
         if (judge == null) {
             return;
         }
-        long now = clock.getAsLong();
         judge.advance(now);
         for (Queued oldest = oldestFirst.peekFirst(); oldest != null && judge.overdue(now - oldest.queuedAt);
                 oldest = oldestFirst.peekFirst()) {
@@ -337,19 +262,13 @@ final class ScheduledCounts extends AdmissionCounts {
         }
     }
 
-    /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
-    private void grantFreeSlots() {
-        while (!waiting.isEmpty() && tryAcquireShared(0L) >= 0) {
-            grantNext();
-        }
-    }
-
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
-    private void grantNext() {
+    @Override
+    void grantNext(long now) {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
         if (judge != null) {
             // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
-            judge.granted(clock.getAsLong() - Objects.requireNonNull(oldestFirst.peekFirst()).queuedAt);
+            judge.granted(now - Objects.requireNonNull(oldestFirst.peekFirst()).queuedAt);
         }
         waiting.granted(next);
         decide(next, State.GRANTED);

@@ -1,0 +1,142 @@
+package dev.dbbulkhead.gate;
+
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The mechanism of the disciplines that keep their waiters in a queue of their own — {@link CoDelCounts} and
+ * {@link ScheduledCounts} — on the counts and the fast path of {@link AdmissionCounts}: a release that finds nobody
+ * admitted but not running gives both counts back with one compare-and-set; otherwise it takes the lock and hands its
+ * running slot <em>directly</em> to the waiter the discipline picks, so that no newcomer can take it, or gives it back
+ * when nobody is queued or B is exceeded after a shrink. A grow, and places given back, hand their room to queued
+ * waiters under the lock. Who is picked, and who is refused as overdue, is the discipline's.
+ */
+abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts, ScheduledCounts {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Held for microseconds, never while parking. */
+    final transient ReentrantLock lock = new ReentrantLock();
+    /** Monotonic nanoseconds, {@link System#nanoTime()} but in tests. */
+    final transient LongSupplier clock;
+    /** The queue's length, written under the lock, for observers. */
+    transient volatile int queued;
+    /** Waiters refused as overdue by the CoDel discipline; written under the lock only. */
+    transient volatile long shed;
+
+    HandOffCounts(GateConfig limits, LongSupplier clock) {
+        super(limits);
+        this.clock = clock;
+    }
+
+    /** Under the lock: whether a waiter is queued. */
+    abstract boolean anyQueued();
+
+    /** Under the lock, the judgement brought up to {@code now}: refuses the waiters the discipline judges overdue. */
+    abstract void shedOverdue(long now);
+
+    /** Under the lock, the slot taken for it: hands it to the waiter the discipline picks. */
+    abstract void grantNext(long now);
+
+    /** The CoDel discipline's judgement of the queue, or {@code null} when none is kept. */
+    abstract @Nullable StandingQueue judge();
+
+    /**
+     * A running operation ends. With nobody admitted but not running, one compare-and-set as under FIFO; otherwise
+     * its slot goes to the waiter the discipline picks, or back when nobody is queued or B is exceeded.
+     */
+    @Override
+    final void finishRunning() {
+        long word = getState();
+        if (admitted(word) == running(word) && compareAndSetState(word, word - ONE_OPERATION)) {
+            return;
+        }
+        lock.lock();
+        try {
+            long now = clock.getAsLong();
+            advance(now);
+            shedOverdue(now);
+            if (anyQueued() && running(getState()) <= limits().maxConcurrent()) {
+                // The slot changes hands: one admitted fewer, as many running.
+                leaveQueue();
+                grantNext(now);
+            } else {
+                tryReleaseShared(ONE_OPERATION);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */
+    @Override
+    final void giveBackPlaces(int running, int waiting) {
+        tryReleaseShared((long) running * ONE_OPERATION + (long) waiting * ONE_ADMITTED);
+        serveFreeSlots();
+    }
+
+    /** Replaces the limits, and hands any new room to queued waiters. */
+    @Override
+    final void changeLimits(GateConfig resized) {
+        super.changeLimits(resized);
+        serveFreeSlots();
+    }
+
+    /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
+    final void grantFreeSlots(long now) {
+        while (anyQueued() && tryAcquireShared(0L) >= 0) {
+            grantNext(now);
+        }
+    }
+
+    /** Under the lock: brings the CoDel judgement, if any, up to {@code now}; call before any event at that time. */
+    final void advance(long now) {
+        StandingQueue standing = judge();
+        if (standing != null) {
+            standing.advance(now);
+        }
+    }
+
+    @Override
+    final int parkedWaiters() {
+        return queued;
+    }
+
+    /**
+     * The judgement brought up to now when the lock is free (an observer never waits for it): a queue that drained
+     * and then saw no event is not reported standing after the interval ends. Always false without a judgement.
+     */
+    @Override
+    final boolean standing() {
+        StandingQueue standing = judge();
+        if (standing == null) {
+            return false;
+        }
+        if (lock.tryLock()) {
+            try {
+                standing.advance(clock.getAsLong());
+            } finally {
+                lock.unlock();
+            }
+        }
+        return standing.standing();
+    }
+
+    @Override
+    final long shedCount() {
+        return shed;
+    }
+
+    /** Takes the lock to serve queued waiters while slots are free. */
+    private void serveFreeSlots() {
+        lock.lock();
+        try {
+            long now = clock.getAsLong();
+            advance(now);
+            grantFreeSlots(now);
+        } finally {
+            lock.unlock();
+        }
+    }
+}
