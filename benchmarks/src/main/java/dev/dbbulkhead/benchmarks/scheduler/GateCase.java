@@ -8,6 +8,7 @@ import dev.dbbulkhead.benchmarks.load.Occupancy;
 import dev.dbbulkhead.benchmarks.load.OpenLoopLoad;
 import dev.dbbulkhead.benchmarks.load.Outcome;
 import dev.dbbulkhead.benchmarks.load.RunConditions;
+import dev.dbbulkhead.benchmarks.load.StartingAt;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.Budget;
 import dev.dbbulkhead.benchmarks.overload.GuardedTransactions;
@@ -132,7 +133,7 @@ final class GateCase {
             for (int i = 0; i < flows.size(); i++) {
                 Flow flow = flows.get(i);
                 Duration stagger = Duration.ofNanos((long) (1e9 / flow.arrivals().perSecond() * i / flows.size()));
-                streams.add(BenchDatabase.callers(flow.name(), SchedulerRun.startingAt(stagger, flow.arrivals()),
+                streams.add(BenchDatabase.callers(flow.name(), new StartingAt(stagger, flow.arrivals()),
                         gated.of(flow.operations()), hold, occupancy));
             }
             return streams;

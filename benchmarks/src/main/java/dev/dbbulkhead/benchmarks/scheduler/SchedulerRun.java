@@ -6,6 +6,7 @@ import dev.dbbulkhead.benchmarks.lending.LendingScenario;
 import dev.dbbulkhead.benchmarks.load.Arrivals;
 import dev.dbbulkhead.benchmarks.load.LoadStream;
 import dev.dbbulkhead.benchmarks.load.RunConditions;
+import dev.dbbulkhead.benchmarks.load.StartingAt;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.overload.Budget;
 import dev.dbbulkhead.benchmarks.overload.GuardedTransactions;
@@ -220,9 +221,9 @@ public final class SchedulerRun {
         List<GateCase.Flow> flows = List.of(
                 new GateCase.Flow(Criticality.SHEDDABLE.name(), withBurst(fill, Arrivals.steady(perClass)),
                         Criticality.SHEDDABLE, null),
-                new GateCase.Flow(Criticality.DEFAULT.name(), startingAt(SHEDDABLE_HEAD_START,
+                new GateCase.Flow(Criticality.DEFAULT.name(), new StartingAt(SHEDDABLE_HEAD_START,
                         Arrivals.steady(perClass)), Criticality.DEFAULT, null),
-                new GateCase.Flow(Criticality.CRITICAL.name(), startingAt(SHEDDABLE_HEAD_START,
+                new GateCase.Flow(Criticality.CRITICAL.name(), new StartingAt(SHEDDABLE_HEAD_START,
                         Arrivals.steady(perClass)), Criticality.CRITICAL, null));
         return GateCase.run(database, name, OVERLOAD.maxConcurrent(), OVERLOAD, rules, GateCase.flows(flows),
                 timing.window(), timing.poolTimeout());
@@ -318,27 +319,6 @@ public final class SchedulerRun {
             @Override
             public long within(Duration window) {
                 return burst + after.within(window);
-            }
-
-            @Override
-            public double perSecond() {
-                return after.perSecond();
-            }
-        };
-    }
-
-    /** {@code after}, beginning {@code start} after the run does. */
-    static Arrivals startingAt(Duration start, Arrivals after) {
-        return new Arrivals() {
-            @Override
-            public long dueBy(long elapsedNanos) {
-                long since = elapsedNanos - start.toNanos();
-                return since < 0 ? 0 : after.dueBy(since);
-            }
-
-            @Override
-            public long within(Duration window) {
-                return window.compareTo(start) <= 0 ? 0 : after.within(window.minus(start));
             }
 
             @Override

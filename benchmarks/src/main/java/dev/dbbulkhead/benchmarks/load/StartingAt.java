@@ -1,10 +1,9 @@
-package dev.dbbulkhead.benchmarks.lending;
+package dev.dbbulkhead.benchmarks.load;
 
-import dev.dbbulkhead.benchmarks.load.Arrivals;
 import java.time.Duration;
 
 /** Arrivals that begin {@code start} after the run does, then follow {@code after}: a workload that returns. */
-record StartingAt(Duration start, Arrivals after) implements Arrivals {
+public record StartingAt(Duration start, Arrivals after) implements Arrivals {
 
     @Override
     public long dueBy(long elapsedNanos) {
