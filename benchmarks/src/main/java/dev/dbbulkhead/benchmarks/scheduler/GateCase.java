@@ -24,6 +24,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 /**
  * One case of the scheduler run: one gate (B, Q, queue wait, rules) on a fresh pool of real PostgreSQL, offered some
@@ -128,13 +130,30 @@ final class GateCase {
      * the first (a harness artefact, not a gate's).
      */
     static Streams flows(List<Flow> flows, Duration hold) {
+        return flows(flows, () -> hold);
+    }
+
+    /**
+     * As {@link #flows(List, Duration)}, each transaction holding its connection from half to one and a half times
+     * {@code meanHold}, drawn afresh each time: operations of one fixed length phase-lock the places (each freed
+     * place starts another operation of that length at once), so that places free in bursts one hold apart, and a
+     * waiter first in line may wait a whole hold whatever the order; requests vary.
+     */
+    static Streams flowsOfVaryingHold(List<Flow> flows, Duration meanHold) {
+        return flows(flows, () -> Duration.ofNanos((long) (meanHold.toNanos()
+                * (0.5 + ThreadLocalRandom.current().nextDouble()))));
+    }
+
+    private static Streams flows(List<Flow> flows, Supplier<Duration> hold) {
         return (gated, occupancy) -> {
             List<LoadStream> streams = new ArrayList<>();
             for (int i = 0; i < flows.size(); i++) {
                 Flow flow = flows.get(i);
                 Duration stagger = Duration.ofNanos((long) (1e9 / flow.arrivals().perSecond() * i / flows.size()));
-                streams.add(BenchDatabase.callers(flow.name(), new StartingAt(stagger, flow.arrivals()),
-                        gated.of(flow.operations()), hold, occupancy));
+                GuardedTransactions transactions = gated.of(flow.operations());
+                streams.add(new LoadStream(flow.name(), new StartingAt(stagger, flow.arrivals()),
+                        () -> transactions.transaction(connection -> occupancy.executing(
+                                () -> BenchDatabase.sleepAndUpdate(connection, hold.get())))));
             }
             return streams;
         };

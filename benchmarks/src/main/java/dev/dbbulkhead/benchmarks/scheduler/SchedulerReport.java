@@ -51,10 +51,11 @@ public final class SchedulerReport {
                 + " up): 10 callers " + number(result.capacity(), 0) + " commits/s. Each case: a"
                 + " fresh pool of B connections, one gate, open-loop arrivals for "
                 + result.timing().window().toMillis() + " ms, each call `pg_sleep(" + GateCase.HOLD.toMillis()
-                + " ms)` + a one-row UPDATE + commit; the two-tenant cases `pg_sleep("
-                + SchedulerRun.TWO_TENANTS_HOLD.toMillis() + " ms)` for " + result.timing().twoTenantsWindow()
-                .toMillis() + " ms, their load set from B / " + SchedulerRun.TWO_TENANTS_HOLD.toMillis()
-                + " ms. Streams of one case begin staggered by a fraction of their period. Busy: the gate's"
+                + " ms)` + a one-row UPDATE + commit; the two-tenant cases a `pg_sleep` drawn each call from half to"
+                + " one and a half times " + SchedulerRun.TWO_TENANTS_HOLD.toMillis() + " ms, for "
+                + result.timing().twoTenantsWindow().toMillis() + " ms, their load set from B / "
+                + SchedulerRun.TWO_TENANTS_HOLD.toMillis() + " ms; the requests of three operations wait "
+                + SchedulerRun.BETWEEN_OPERATIONS.toMillis() + " ms between their operations. Streams of one case begin staggered by a fraction of their period. Busy: the gate's"
                 + " `active()` sampled every " + GateWatch.PERIOD_MICROS / 1000 + " ms during the arrivals, as a"
                 + " share of B. A place is free when fewer than B run and nobody waits (read as the refusal reaches"
                 + " its caller).";

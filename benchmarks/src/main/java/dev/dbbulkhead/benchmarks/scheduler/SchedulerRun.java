@@ -63,7 +63,10 @@ public final class SchedulerRun {
     static final double TWO_TENANTS_NOISY = 3;
     /** The quiet tenant of the two: a few requests a second, as one user's. */
     static final double TWO_TENANTS_QUIET_PER_SECOND = 5;
-    /** The two tenants' operations, as a web request's would, take longer than the how-to's queue wait. */
+    /**
+     * The two tenants' operations, as a web request's would, take longer than the how-to's queue wait: this on average,
+     * from half of it to one and a half times it.
+     */
     static final Duration TWO_TENANTS_HOLD = Duration.ofMillis(100);
     static final int OPERATIONS_PER_REQUEST = 3;
     /** The request's own work between two of its operations. */
@@ -184,7 +187,7 @@ public final class SchedulerRun {
         List<GateCase.Flow> flows = List.of(GateCase.Flow.keyed("noisy", TWO_TENANTS_NOISY * capacity),
                 GateCase.Flow.keyed("quiet", TWO_TENANTS_QUIET_PER_SECOND));
         return GateCase.run(database, name, budget.maxConcurrent(), budget, FAIR_SHARES,
-                GateCase.flows(flows, TWO_TENANTS_HOLD), timing.twoTenantsWindow(), timing.poolTimeout());
+                GateCase.flowsOfVaryingHold(flows, TWO_TENANTS_HOLD), timing.twoTenantsWindow(), timing.poolTimeout());
     }
 
     /** Ten equal tenants at 1.1 × the capacity. */
