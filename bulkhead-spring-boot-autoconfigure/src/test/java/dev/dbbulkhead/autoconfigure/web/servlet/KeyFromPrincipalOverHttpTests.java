@@ -12,10 +12,10 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.Principal;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -37,20 +37,21 @@ import org.springframework.test.context.DynamicPropertySource;
  * {@code db.bulkhead.request-class.key-from-principal=true} over real HTTP, on PostgreSQL, with no resolver bean: the
  * key is the authenticated principal's name, whatever header a client sends, and an anonymous client is one flow with
  * every other. A filter ahead of every other stands for authentication (its {@code X-User} header names the
- * principal). Workload {@code tenants}: B = 4, Q = 0, fair shares.
+ * principal). Workload {@code tenants}: B = 2, Q = 2, fair shares: with every place taken, the waiter of the key
+ * furthest over its share gives its place to another key's request.
  */
 @SpringBootTest(classes = KeyFromPrincipalOverHttpTests.AuthenticatedApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"db.bulkhead.request-class.key-from-principal=true",
-                "db.bulkhead.workloads.tenants.max-concurrent=4",
+                "db.bulkhead.workloads.tenants.max-concurrent=2",
+                "db.bulkhead.workloads.tenants.max-queued=2",
+                "db.bulkhead.workloads.tenants.queue-wait=1m",
                 "db.bulkhead.workloads.tenants.fair-share.enabled=true",
                 "db.bulkhead.workloads.checkout.max-concurrent=1"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 // A context of its own, closed after the class: its pool's connections go back to the shared server.
 @DirtiesContext
 class KeyFromPrincipalOverHttpTests {
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Value("${local.server.port}")
     int port;
@@ -65,36 +66,36 @@ class KeyFromPrincipalOverHttpTests {
 
     @Test
     void thePrincipalIsTheKeyAndAHeaderNamingAnotherTenantChangesNothing() throws Exception {
-        try (HeldOperations acme = hold("acme", 2); HeldOperations globex = hold("globex", 1)) {
-            HttpResponse<String> refused = get("acme", "globex");
-            assertThat(refused.statusCode()).as("acme's share, whatever X-Tenant says").isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+        try (HeldOperations acme = hold("acme", 2)) {
+            QueuedRequests requests = new QueuedRequests(registry.template("tenants").gate());
+            CompletableFuture<HttpResponse<String>> acmeFirst = requests.queued(request("acme", "globex"));
+            CompletableFuture<HttpResponse<String>> acmeSecond = requests.queued(request("acme", "globex"));
 
-            assertThat(get("globex", "acme").statusCode()).isEqualTo(200);
+            CompletableFuture<HttpResponse<String>> globex = requests.send(request("globex", "acme"));
+
+            HttpResponse<String> displaced = acmeSecond.get(1, TimeUnit.MINUTES);
+            assertThat(displaced.statusCode()).as("acme's waiter, whatever X-Tenant says").isEqualTo(503);
+            assertThat(displaced.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+            acme.close();
+            assertThat(globex.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(acmeFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
         }
     }
 
     @Test
     void anonymousRequestsAreOneFlowHeldToOneShare() throws Exception {
-        try (HeldOperations anonymous = hold(AdmissionRules.DEFAULT_KEYLESS_KEY, 2); HeldOperations acme = hold("acme", 1)) {
-            HttpResponse<String> refused = get(null, "rotating-" + System.nanoTime());
-            assertThat(refused.statusCode()).as("no principal: the keyless flow's share of 2 is taken").isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+        try (HeldOperations anonymous = hold(AdmissionRules.DEFAULT_KEYLESS_KEY, 2)) {
+            QueuedRequests requests = new QueuedRequests(registry.template("tenants").gate());
+            CompletableFuture<HttpResponse<String>> first = requests.queued(request(null, "rotating-" + System.nanoTime()));
+            CompletableFuture<HttpResponse<String>> second = requests.queued(request(null, "rotating-" + System.nanoTime()));
 
-            assertThat(get("acme", null).statusCode()).as("the victim gets its share").isEqualTo(200);
-        }
-    }
+            CompletableFuture<HttpResponse<String>> initech = requests.send(request("initech", null));
 
-    /**
-     * A key refused keeps claiming its share for two epochs of B + Q keyed admissions: eight admissions of a key of
-     * their own let the next test start with no claim of this one's.
-     */
-    @org.junit.jupiter.api.AfterEach
-    void theRefusedKeysOfThisTestAreForgotten() {
-        try (OperationClass.Scope bound = OperationClass.of(Criticality.DEFAULT, "between-tests").bind()) {
-            for (int i = 0; i < 2 * 4; i++) {
-                registry.template("tenants").execute(status -> 1);
-            }
+            assertThat(second.get(1, TimeUnit.MINUTES).body()).as("no principal: one flow, whatever the headers")
+                    .contains("\"reason\":\"OVER_FAIR_SHARE\"");
+            anonymous.close();
+            assertThat(initech.get(1, TimeUnit.MINUTES).statusCode()).as("the victim gets its place").isEqualTo(200);
+            assertThat(first.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
         }
     }
 
@@ -102,7 +103,7 @@ class KeyFromPrincipalOverHttpTests {
         return HeldOperations.hold(registry.template("tenants"), count, OperationClass.of(Criticality.DEFAULT, key));
     }
 
-    private HttpResponse<String> get(@Nullable String user, @Nullable String tenantHeader) throws Exception {
+    private HttpRequest request(@Nullable String user, @Nullable String tenantHeader) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tenants")).GET();
         if (user != null) {
             request.header("X-User", user);
@@ -110,7 +111,7 @@ class KeyFromPrincipalOverHttpTests {
         if (tenantHeader != null) {
             request.header("X-Tenant", tenantHeader);
         }
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        return request.build();
     }
 
     @SpringBootConfiguration

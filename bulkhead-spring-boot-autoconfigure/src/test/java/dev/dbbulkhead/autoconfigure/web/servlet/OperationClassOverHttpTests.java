@@ -8,11 +8,9 @@ import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
 import dev.dbbulkhead.autoconfigure.HeldOperations;
-import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.metrics.KeyMeterBinder;
-import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -243,17 +241,17 @@ class OperationClassOverHttpTests {
 
     private CompletableFuture<HttpResponse<String>> getAsync(String path, @Nullable String header,
                                                              @Nullable String value) {
-        return http.sendAsync(request(path, header, value), HttpResponse.BodyHandlers.ofString());
+        return tenantsRequests().send(request(path, header, value));
     }
 
     /** Sends a request to the tenants workload and returns once its operation waits in the gate. */
     private CompletableFuture<HttpResponse<String>> queued(String path, @Nullable String header,
                                                            @Nullable String value) {
-        AdmissionGate gate = registry.template("tenants").gate();
-        int before = gate.queueLength();
-        CompletableFuture<HttpResponse<String>> response = getAsync(path, header, value);
-        Await.until("the request queued", () -> gate.queueLength() == before + 1);
-        return response;
+        return tenantsRequests().queued(request(path, header, value));
+    }
+
+    private QueuedRequests tenantsRequests() {
+        return new QueuedRequests(registry.template("tenants").gate());
     }
 
     private HttpRequest request(String path, @Nullable String header, @Nullable String value) {

@@ -12,10 +12,10 @@ import jakarta.servlet.Filter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.security.Principal;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -36,20 +36,20 @@ import org.springframework.test.context.DynamicPropertySource;
  * Keys from the request's principal over real HTTP, on PostgreSQL: the application's {@link BulkheadKeyResolver} bean
  * is {@link BulkheadKeyResolver#principal()}, and a filter ahead of every other stands for authentication, giving
  * each request the principal its {@code X-User} header names (no security framework needed). Workload
- * {@code tenants}: B = 4, Q = 0, fair shares; the key header configured too, which the bean overrides.
+ * {@code tenants}: B = 2, Q = 2, fair shares; the key header configured too, which the bean overrides.
  */
 @SpringBootTest(classes = PrincipalKeysOverHttpTests.PrincipalApplication.class,
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"db.bulkhead.request-class.key-header=X-Tenant",
-                "db.bulkhead.workloads.tenants.max-concurrent=4",
+                "db.bulkhead.workloads.tenants.max-concurrent=2",
+                "db.bulkhead.workloads.tenants.max-queued=2",
+                "db.bulkhead.workloads.tenants.queue-wait=1m",
                 "db.bulkhead.workloads.tenants.fair-share.enabled=true",
                 "db.bulkhead.workloads.checkout.max-concurrent=1"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
 // A context of its own, closed after the class: its pool's connections go back to the shared server.
 @DirtiesContext
 class PrincipalKeysOverHttpTests {
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @Value("${local.server.port}")
     int port;
@@ -63,23 +63,27 @@ class PrincipalKeysOverHttpTests {
     }
 
     @Test
-    void aPrincipalOverItsShareIsRefusedOverFairShareWhileAnotherIsAdmitted() throws Exception {
+    void thePrincipalsKeyNotTheHeadersDecidesWhichWaiterGivesItsPlace() throws Exception {
         try (HeldOperations acme = HeldOperations.hold(registry.template("tenants"), 2,
-                OperationClass.of(Criticality.DEFAULT, "acme"));
-             HeldOperations globex = HeldOperations.hold(registry.template("tenants"), 1,
-                     OperationClass.of(Criticality.DEFAULT, "globex"))) {
-            HttpResponse<String> refused = get("acme", "globex");
-            assertThat(refused.statusCode()).as("the principal's key, not the header's").isEqualTo(503);
-            assertThat(refused.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+                OperationClass.of(Criticality.DEFAULT, "acme"))) {
+            QueuedRequests requests = new QueuedRequests(registry.template("tenants").gate());
+            CompletableFuture<HttpResponse<String>> acmeFirst = requests.queued(request("acme", "globex"));
+            CompletableFuture<HttpResponse<String>> acmeSecond = requests.queued(request("acme", "globex"));
 
-            assertThat(get("globex", "acme").statusCode()).isEqualTo(200);
+            CompletableFuture<HttpResponse<String>> globex = requests.send(request("globex", "acme"));
+
+            HttpResponse<String> displaced = acmeSecond.get(1, TimeUnit.MINUTES);
+            assertThat(displaced.statusCode()).as("the principal's key, not the header's").isEqualTo(503);
+            assertThat(displaced.body()).contains("\"reason\":\"OVER_FAIR_SHARE\"");
+            acme.close();
+            assertThat(globex.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(acmeFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
         }
     }
 
-    private HttpResponse<String> get(String user, String tenantHeader) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tenants"))
-                .header("X-User", user).header("X-Tenant", tenantHeader).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
+    private HttpRequest request(String user, String tenantHeader) {
+        return HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/tenants"))
+                .header("X-User", user).header("X-Tenant", tenantHeader).GET().build();
     }
 
     @SpringBootConfiguration
