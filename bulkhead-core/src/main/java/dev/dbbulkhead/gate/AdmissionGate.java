@@ -154,10 +154,12 @@ public final class AdmissionGate {
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#ADMISSION_FULL ADMISSION_FULL} at once
      *       when all B + Q admission permits are taken and the thread is not interrupted; nothing is held;</li>
      *   <li>with {@link AdmissionRules}, {@link BulkheadRejectedException}
-     *       {@link RejectionReason#SHED_BY_CRITICALITY SHED_BY_CRITICALITY} at once when places are left but only
-     *       places held back for more critical work than the {@link OperationClass} bound to the thread (none bound
-     *       is {@link Criticality#DEFAULT}), and {@link RejectionReason#OVER_FAIR_SHARE OVER_FAIR_SHARE} at once when
-     *       the bound key already holds its fair share while other keys ask for theirs; nothing is held;</li>
+     *       {@link RejectionReason#SHED_BY_CRITICALITY SHED_BY_CRITICALITY} at once when only places held back for
+     *       more critical work than the {@link OperationClass} bound to the thread (none bound is
+     *       {@link Criticality#DEFAULT}) are left and no waiter comes after it; and, while it waits, when every place
+     *       is taken and a newcomer that comes before it in the order of waiting work takes its place:
+     *       {@code SHED_BY_CRITICALITY} (more critical), {@link RejectionReason#OVER_FAIR_SHARE OVER_FAIR_SHARE}
+     *       (its key furthest over its share) or {@code ADMISSION_FULL} (a request in progress); nothing is held;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>

@@ -153,9 +153,9 @@ public final class BulkheadMeterBinder implements GateInstrumentation, Disposabl
             String rejectedDescription = "Operations refused before the pool: full = all B + Q places taken, timeout"
                     + " = no execution permit within the queue wait, interrupted = interrupted on entry or while waiting,"
                     + " insufficient_time = less of its deadline left than the workload's operations usually take,"
-                    + " criticality = only places held back for more critical work left, fair_share = its key already"
-                    + " held its fair share, borrow_refused = its own places taken and no place of its pool free to"
-                    + " borrow";
+                    + " criticality = only places held back for more critical work left, or its place in the queue"
+                    + " taken by more critical work, fair_share = its place in a full queue taken for a key that used"
+                    + " less, borrow_refused = its own places taken and no place of its pool free to borrow";
             rejectedByReason = onePerValue(workload, RejectionReason.values(), reason -> Counter.builder(REJECTED)
                     .description(rejectedDescription).tag("reason", reason.tagValue()).withRegistry(registry),
                     Counter[]::new);
