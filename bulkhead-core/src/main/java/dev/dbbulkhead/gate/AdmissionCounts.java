@@ -176,6 +176,19 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos) ? WaitEnd.RUNNING : WaitEnd.TIMED_OUT;
     }
 
+    /** Whether no admitted operation waits for a running slot: a borrow would not pass one. Read once. */
+    final boolean nobodyWaits() {
+        long word = getState();
+        return admitted(word) == running(word);
+    }
+
+    /** Whether all B run and nobody waits, read at one instant: only then may a gate borrow. */
+    final boolean allRunningAndNobodyWaits() {
+        long word = getState();
+        int running = running(word);
+        return admitted(word) == running && running >= limits.maxConcurrent();
+    }
+
     /** A waiter gives up without running: one admitted fewer. */
     final void leaveQueue() {
         while (true) {

@@ -110,7 +110,7 @@ final class GateEntry {
                                   boolean hasDeadline) {
         boolean running = runAtOnce();
         boolean borrowRefused = false;
-        if (!running && nobodyWaits()) {
+        if (!running && counts.nobodyWaits()) {
             if (places.tryTakeBorrowed()) {
                 return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
             }
@@ -130,12 +130,6 @@ final class GateEntry {
         }
         // A permit whose owner thread ended without closing it held a place; it is back: ask again.
         return abandoned.giveBackPlacesOfEndedOwners() && counts.tryRunAtOnce();
-    }
-
-    /** Whether no admitted operation waits for an execution permit: a borrow would not pass one. */
-    private boolean nobodyWaits() {
-        long snapshot = counts.snapshot();
-        return AdmissionCounts.admitted(snapshot) == AdmissionCounts.running(snapshot);
     }
 
     /** Refuses an admission that has not taken a place yet, once the gate is shutting down. */

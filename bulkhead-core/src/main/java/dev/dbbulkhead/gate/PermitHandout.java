@@ -112,8 +112,8 @@ final class PermitHandout {
     }
 
     /**
-     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place, and its
-     * key's place) when it found the gate shutting down right after taking them, and refuses it. Given back by the
+     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place) when it
+     * found the gate shutting down right after taking them, and refuses it. Given back by the
      * admitting thread, once, before it was handed a permit or told anyone it was admitted.
      */
     BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
@@ -130,7 +130,8 @@ final class PermitHandout {
 
     /**
      * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
-     * else its queue place, and its key's place; then opens the gate's drain if that emptied a gate shutting down.
+     * else its queue place unless a newcomer took it over; then opens the gate's drain if that emptied a gate shutting
+     * down.
      */
     private void givePlacesBack(boolean running, boolean queuePlace) {
         if (running) {

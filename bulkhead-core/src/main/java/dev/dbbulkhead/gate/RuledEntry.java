@@ -34,7 +34,7 @@ final class RuledEntry {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
         boolean borrowRefused = false;
-        if (places.borrows() && ownPlacesAllRunningAndNobodyWaits()) {
+        if (places.borrows() && counts.allRunningAndNobodyWaits()) {
             if (places.tryTakeBorrowed()) {
                 return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
             }
@@ -72,12 +72,5 @@ final class RuledEntry {
         String key = operation == null ? null : operation.keyOrNull();
         String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;
         return new WaitingWork.Ticket(criticality, inProgress, flow, rules.weightOf(flow));
-    }
-
-    /** Whether all of this gate's own B run and none of its operations waits: only then may it borrow. */
-    private boolean ownPlacesAllRunningAndNobodyWaits() {
-        long snapshot = counts.snapshot();
-        int running = AdmissionCounts.running(snapshot);
-        return AdmissionCounts.admitted(snapshot) == running && running >= counts.limits().maxConcurrent();
     }
 }

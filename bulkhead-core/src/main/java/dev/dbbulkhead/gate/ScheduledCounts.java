@@ -159,8 +159,8 @@ final class ScheduledCounts extends HandOffCounts {
     }
 
     /**
-     * Takes a queued operation out before it waited, as {@link #await} would had its wait ended: {@link WaitEnd#TIMED_OUT}
-     * when it was still queued (still admitted), else what was decided for it meanwhile.
+     * Takes a queued operation out, as its own wait does when it ends and a shutdown does before it waits:
+     * {@link WaitEnd#TIMED_OUT} when it was still queued (still admitted), else what was decided for it meanwhile.
      */
     WaitEnd withdraw(Queued place) {
         lock.lock();
@@ -175,34 +175,25 @@ final class ScheduledCounts extends HandOffCounts {
         }
     }
 
-    /** Without a ticket, an operation waits as a default one of the keyless flow; the gate always passes one. */
+    /**
+     * Never called: every waiter of a gate with rules is queued with its ticket ({@link #enqueue}, {@link #displace})
+     * and waits with {@link #await}; a wait without one would bypass the order.
+     */
     @Override
-    WaitEnd awaitRunning(long maxWaitNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        AdmissionRules rules = limits().admissionRules();
-        return await(enqueue(new WaitingWork.Ticket(Criticality.DEFAULT, false, rules.keylessKey(),
-                rules.weightOf(rules.keylessKey()))), maxWaitNanos);
+    WaitEnd awaitRunning(long maxWaitNanos) {
+        throw new IllegalStateException("a gate with admission rules queues its waiters with their tickets");
     }
 
+    /** A waiter's own end of its wait: taken out unless decided for meanwhile, whose decision it then keeps. */
     private WaitEnd leave(Queued place, boolean interrupted) throws InterruptedException {
-        lock.lock();
-        try {
-            if (place.state != State.WAITING) {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-                return endOf(place);
-            }
-            decide(Objects.requireNonNull(place.waiter), State.LEFT);
-        } finally {
-            lock.unlock();
-        }
+        WaitEnd end = withdraw(place);
         if (interrupted) {
-            throw new InterruptedException();
+            if (end == WaitEnd.TIMED_OUT) {
+                throw new InterruptedException();
+            }
+            Thread.currentThread().interrupt();
         }
-        return WaitEnd.TIMED_OUT;
+        return end;
     }
 
     private static WaitEnd endOf(Queued place) {

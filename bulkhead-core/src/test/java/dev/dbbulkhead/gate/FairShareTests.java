@@ -6,10 +6,7 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.testing.Await;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,17 +23,16 @@ class FairShareTests {
     private static final OperationClass QUIET = OperationClass.of(Criticality.DEFAULT, "tenant-quiet");
     private static final OperationClass KEYLESS = OperationClass.of(Criticality.DEFAULT);
 
-    private final List<String> served = new CopyOnWriteArrayList<>();
-    private final Map<String, QueuedCaller> callers = new LinkedHashMap<>();
+    private final CallersInTurn turns = new CallersInTurn();
 
     @Test
     void aLoneKeyTakesEveryPlaceRunningAndWaitingWithoutARefusalForItsShare() throws Exception {
         AdmissionGate gate = sharedGate(4, 4, Map.of());
         for (int i = 0; i < 4; i++) {
-            run(gate, "noisy-" + i, NOISY);
+            turns.run(gate, "noisy-" + i, NOISY);
         }
         for (int i = 4; i < 8; i++) {
-            queue(gate, "noisy-" + i, NOISY);
+            turns.queue(gate, "noisy-" + i, NOISY);
         }
 
         assertThat(gate.active()).isEqualTo(4);
@@ -47,32 +43,32 @@ class FairShareTests {
     @Test
     void aQuietKeysNextOperationRunsBeforeTheNoisyKeysBacklog() throws Exception {
         AdmissionGate gate = sharedGate(1, 8, Map.of());
-        run(gate, "noisy-0", NOISY);
-        queue(gate, "noisy-1", NOISY);
-        queue(gate, "noisy-2", NOISY);
-        queue(gate, "noisy-3", NOISY);
-        queue(gate, "quiet-0", QUIET);
+        turns.run(gate, "noisy-0", NOISY);
+        turns.queue(gate, "noisy-1", NOISY);
+        turns.queue(gate, "noisy-2", NOISY);
+        turns.queue(gate, "noisy-3", NOISY);
+        turns.queue(gate, "quiet-0", QUIET);
 
-        serveOneByOne(gate, 4);
+        turns.serveOneByOne(4);
 
-        assertThat(served).containsExactly("noisy-0", "noisy-1", "quiet-0", "noisy-2", "noisy-3");
+        assertThat(turns.served()).containsExactly("noisy-0", "noisy-1", "quiet-0", "noisy-2", "noisy-3");
         leaveAll(gate);
     }
 
     @Test
     void aKeyOfWeightThreeIsServedThreeTimesForEveryOnceOfAKeyOfWeightOne() throws Exception {
         AdmissionGate gate = sharedGate(1, 16, Map.of("tenant-noisy", 3));
-        run(gate, "first", KEYLESS);
+        turns.run(gate, "first", KEYLESS);
         for (int i = 0; i < 6; i++) {
-            queue(gate, "noisy-" + i, NOISY);
+            turns.queue(gate, "noisy-" + i, NOISY);
         }
         for (int i = 0; i < 6; i++) {
-            queue(gate, "quiet-" + i, QUIET);
+            turns.queue(gate, "quiet-" + i, QUIET);
         }
 
-        serveOneByOne(gate, 8);
+        turns.serveOneByOne(8);
 
-        assertThat(served.subList(1, 9)).containsExactly("noisy-0", "quiet-0", "noisy-1", "noisy-2", "noisy-3",
+        assertThat(turns.served().subList(1, 9)).containsExactly("noisy-0", "quiet-0", "noisy-1", "noisy-2", "noisy-3",
                 "quiet-1", "noisy-4", "noisy-5");
         leaveAll(gate);
     }
@@ -80,36 +76,36 @@ class FairShareTests {
     @Test
     void withEveryPlaceTakenTheWaiterOfTheKeyFurthestOverItsShareGivesItsPlaceToTheQuietKey() throws Exception {
         AdmissionGate gate = sharedGate(2, 2, Map.of());
-        run(gate, "noisy-0", NOISY);
-        run(gate, "noisy-1", NOISY);
-        queue(gate, "noisy-2", NOISY);
-        queue(gate, "noisy-3", NOISY);
+        turns.run(gate, "noisy-0", NOISY);
+        turns.run(gate, "noisy-1", NOISY);
+        turns.queue(gate, "noisy-2", NOISY);
+        turns.queue(gate, "noisy-3", NOISY);
 
-        callers.put("quiet-0", QueuedCaller.startAs("quiet-0", gate, QUIET, served));
+        turns.start(gate, "quiet-0", QUIET);
 
-        assertThat(callers.get("noisy-3").outcome()).isEqualTo(RejectionReason.OVER_FAIR_SHARE.name());
+        assertThat(turns.caller("noisy-3").outcome()).isEqualTo(RejectionReason.OVER_FAIR_SHARE.name());
         Await.until("quiet-0 queued", () -> gate.queueLength() == 2);
         assertThat(gate.availableAdmissionPermits()).as("B + Q exactly: the quiet key took the place").isZero();
         assertThat(refusal(gate, NOISY)).as("a newcomer of the noisy key comes after every waiter")
                 .isEqualTo(RejectionReason.ADMISSION_FULL);
-        serveOneByOne(gate, 2);
-        assertThat(served).containsExactly("noisy-0", "noisy-1", "noisy-2", "quiet-0");
+        turns.serveOneByOne(2);
+        assertThat(turns.served()).containsExactly("noisy-0", "noisy-1", "noisy-2", "quiet-0");
         leaveAll(gate);
     }
 
     @Test
     void operationsWithoutAKeyAreOneFlowSoLeavingTheKeyOutGainsOneShare() throws Exception {
         AdmissionGate gate = sharedGate(1, 8, Map.of());
-        run(gate, "keyless-0", KEYLESS);
-        queue(gate, "keyless-1", KEYLESS);
-        queue(gate, "keyless-2", KEYLESS);
-        queue(gate, "keyless-3", KEYLESS);
-        queue(gate, "quiet-0", QUIET);
-        queue(gate, "quiet-1", QUIET);
+        turns.run(gate, "keyless-0", KEYLESS);
+        turns.queue(gate, "keyless-1", KEYLESS);
+        turns.queue(gate, "keyless-2", KEYLESS);
+        turns.queue(gate, "keyless-3", KEYLESS);
+        turns.queue(gate, "quiet-0", QUIET);
+        turns.queue(gate, "quiet-1", QUIET);
 
-        serveOneByOne(gate, 5);
+        turns.serveOneByOne(5);
 
-        assertThat(served).containsExactly("keyless-0", "keyless-1", "quiet-0", "keyless-2", "quiet-1", "keyless-3");
+        assertThat(turns.served()).containsExactly("keyless-0", "keyless-1", "quiet-0", "keyless-2", "quiet-1", "keyless-3");
         leaveAll(gate);
     }
 
@@ -118,16 +114,16 @@ class FairShareTests {
         AdmissionGate gate = new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(1).maxQueued(8)
                 .queueWait(Duration.ofMinutes(1)).admissionRules(AdmissionRules.builder().fairShares(true)
                         .keylessKey("anonymous").keyWeights(Map.of("anonymous", 2)).build()).build());
-        run(gate, "first", QUIET);
-        queue(gate, "quiet-1", QUIET);
-        queue(gate, "quiet-2", QUIET);
-        queue(gate, "keyless-0", KEYLESS);
-        queue(gate, "keyless-1", KEYLESS);
-        queue(gate, "keyless-2", KEYLESS);
+        turns.run(gate, "first", QUIET);
+        turns.queue(gate, "quiet-1", QUIET);
+        turns.queue(gate, "quiet-2", QUIET);
+        turns.queue(gate, "keyless-0", KEYLESS);
+        turns.queue(gate, "keyless-1", KEYLESS);
+        turns.queue(gate, "keyless-2", KEYLESS);
 
-        serveOneByOne(gate, 5);
+        turns.serveOneByOne(5);
 
-        assertThat(served).containsExactly("first", "quiet-1", "keyless-0", "keyless-1", "quiet-2", "keyless-2");
+        assertThat(turns.served()).containsExactly("first", "quiet-1", "keyless-0", "keyless-1", "quiet-2", "keyless-2");
         leaveAll(gate);
     }
 
@@ -135,7 +131,7 @@ class FairShareTests {
     void noRefusalPathLeavesAPlaceBehind() throws Exception {
         AdmissionGate gate = new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(1).maxQueued(1)
                 .queueWait(Duration.ZERO).admissionRules(AdmissionRules.builder().fairShares(true).build()).build());
-        run(gate, "noisy-0", NOISY);
+        turns.run(gate, "noisy-0", NOISY);
 
         assertThat(refusal(gate, QUIET)).as("admitted to wait, no wait allowed").isEqualTo(RejectionReason.QUEUE_TIMEOUT);
         Thread.currentThread().interrupt();
@@ -151,7 +147,7 @@ class FairShareTests {
         AdmissionGate gate = new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(1).maxQueued(1)
                 .queueWait(Duration.ZERO).admissionRules(AdmissionRules.builder().fairShares(true)
                         .keySlots(keySlots).build()).build());
-        run(gate, "holder", QUIET);
+        turns.run(gate, "holder", QUIET);
 
         for (int i = 0; i < 1_000_000; i++) {
             // Each key queues behind the holder and leaves at once, unserved: its flow used nothing.
@@ -172,30 +168,6 @@ class FairShareTests {
                 .admissionRules(AdmissionRules.builder().fairShares(true).keyWeights(weights).build()).build());
     }
 
-    /** Starts a caller that runs at once. */
-    private void run(AdmissionGate gate, String name, OperationClass as) throws Exception {
-        QueuedCaller caller = QueuedCaller.startAs(name, gate, as, served);
-        callers.put(name, caller);
-        assertThat(caller.outcome()).isEqualTo("admitted");
-    }
-
-    /** Starts a caller and returns once it is queued. */
-    private void queue(AdmissionGate gate, String name, OperationClass as) {
-        int queuedBefore = gate.queueLength();
-        QueuedCaller caller = QueuedCaller.startAs(name, gate, as, served);
-        callers.put(name, caller);
-        Await.until(name + " queued", () -> gate.queueLength() == queuedBefore + 1);
-    }
-
-    /** Lets the running callers leave one at a time, {@code count} times, each time waiting for the next served. */
-    private void serveOneByOne(AdmissionGate gate, int count) throws InterruptedException {
-        for (int i = 0; i < count; i++) {
-            int before = served.size();
-            callers.get(served.get(before - 1)).leave();
-            Await.until("the next served", () -> served.size() == before + 1);
-        }
-    }
-
     private static RejectionReason refusal(AdmissionGate gate, OperationClass as) {
         try (OperationClass.Scope bound = as.bind()) {
             Permit permit;
@@ -210,10 +182,7 @@ class FairShareTests {
     }
 
     private void leaveAll(AdmissionGate gate) throws InterruptedException {
-        for (QueuedCaller caller : callers.values()) {
-            caller.leave();
-        }
-        callers.clear();
+        turns.leaveAll();
         GateModelSteps.checkIdle(gate);
     }
 }

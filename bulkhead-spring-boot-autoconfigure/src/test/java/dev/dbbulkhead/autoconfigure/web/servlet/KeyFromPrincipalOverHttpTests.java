@@ -8,13 +8,9 @@ import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
-import jakarta.servlet.Filter;
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.security.Principal;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
@@ -25,10 +21,7 @@ import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.core.Ordered;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -118,24 +111,7 @@ class KeyFromPrincipalOverHttpTests {
     @EnableAutoConfiguration
     @Import({OperationClassOverHttpTests.TenantApplication.Tenants.class,
             OperationClassOverHttpTests.TenantApplication.Checkout.class,
-            OperationClassOverHttpTests.TenantApplication.Api.class})
+            OperationClassOverHttpTests.TenantApplication.Api.class, HeaderPrincipal.class})
     static class AuthenticatedApplication {
-
-        /** Stands for authentication: the request's principal is the user its X-User header names. */
-        @Bean
-        FilterRegistrationBean<Filter> authentication() {
-            Filter authenticate = (request, response, chain) -> {
-                String user = ((HttpServletRequest) request).getHeader("X-User");
-                chain.doFilter(user == null ? request : new HttpServletRequestWrapper((HttpServletRequest) request) {
-                    @Override
-                    public Principal getUserPrincipal() {
-                        return () -> user;
-                    }
-                }, response);
-            };
-            FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(authenticate);
-            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-            return registration;
-        }
     }
 }
