@@ -1,5 +1,6 @@
 package dev.dbbulkhead.fleet;
 
+import dev.dbbulkhead.share.WeightedShares;
 import java.util.List;
 
 /**
@@ -10,7 +11,7 @@ import java.util.List;
 public final class GateShares implements ShareTarget {
 
     private final List<ConcurrencyCeiling> ceilings;
-    private final List<FairShares.Claim> proportions;
+    private final List<WeightedShares.Claim> proportions;
 
     /**
      * @param ceilings the ceilings of the gates that use the shared connections; their requested B at this moment
@@ -23,12 +24,12 @@ public final class GateShares implements ShareTarget {
         this.ceilings = List.copyOf(ceilings);
         // Each gate has 1 before the split, so the split divides what is above 1, weighted by the configured B.
         this.proportions = this.ceilings.stream()
-                .map(ceiling -> new FairShares.Claim(ceiling.requested(), ceiling.requested() - 1)).toList();
+                .map(ceiling -> new WeightedShares.Claim(ceiling.requested(), ceiling.requested() - 1)).toList();
     }
 
     /** The parts of {@code connections} each gate gets, in the order of the gates; at least 1 each. */
     public int[] split(int connections) {
-        int[] parts = FairShares.split(Math.max(0, connections - ceilings.size()), proportions);
+        int[] parts = WeightedShares.split(Math.max(0, connections - ceilings.size()), proportions);
         for (int i = 0; i < parts.length; i++) {
             parts[i]++;
         }

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.fleet;
 
+import dev.dbbulkhead.share.WeightedShares;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -7,7 +8,7 @@ import java.util.List;
 /**
  * How a renewal settles a member's grant, for any coordinator to apply inside its serialised step. Policy only.
  *
- * <p>The member's fair target is its {@link FairShares} part of the budget among all unexpired leases. Growing is
+ * <p>The member's fair target is its {@link WeightedShares} part of the budget among all unexpired leases. Growing is
  * limited to what no other unexpired lease holds, so the grants never add up to more than the budget; shrinking
  * stops at what the member still uses, so a share is given back only once the member has let go of it
  * (shrink before grow). Connections still held on the server by members whose lease expired but whose sessions are
@@ -51,8 +52,8 @@ final class ShareSettlement {
         Holder self = new Holder(request.memberId(), request.weight(), request.demand(), ownGranted);
         members.add(self);
         members.sort(Comparator.comparing(Holder::memberId));
-        int[] targets = FairShares.split(Math.max(0, budget), members.stream()
-                .map(member -> new FairShares.Claim(member.weight(), member.demand())).toList());
+        int[] targets = WeightedShares.split(Math.max(0, budget), members.stream()
+                .map(member -> new WeightedShares.Claim(member.weight(), member.demand())).toList());
         int target = targets[members.indexOf(self)];
         long othersGranted = others.stream().mapToLong(Holder::granted).sum();
         int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, budget - othersGranted - reserved));

@@ -2,6 +2,7 @@ package dev.dbbulkhead.fleet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.share.WeightedShares;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,7 +112,8 @@ class FleetConvergenceTests {
 
     private void assertFairSplit(String when) {
         List<String> names = List.copyOf(live.keySet());
-        int[] fair = FairShares.split(BUDGET, names.stream().map(name -> new FairShares.Claim(1, POOL_SIZE)).toList());
+        int[] fair = WeightedShares.split(BUDGET,
+                names.stream().map(name -> new WeightedShares.Claim(1, POOL_SIZE)).toList());
         Map<String, List<Integer>> expected = new TreeMap<>();
         Map<String, List<Integer>> actual = new TreeMap<>();
         for (int i = 0; i < names.size(); i++) {

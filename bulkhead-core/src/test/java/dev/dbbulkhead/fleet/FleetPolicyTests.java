@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.share.WeightedShares;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -13,29 +14,30 @@ import org.junit.jupiter.api.Test;
 /** The pure policies: the fair split, the settlement of a grant, the split over gates and the ceiling seam. */
 class FleetPolicyTests {
 
-    private static FairShares.Claim claim(int weight, int demand) {
-        return new FairShares.Claim(weight, demand);
+    private static WeightedShares.Claim claim(int weight, int demand) {
+        return new WeightedShares.Claim(weight, demand);
     }
 
     @Test
     void equalClaimsSplitEquallyAndTheRemainderGoesToTheFirst() {
-        assertThat(FairShares.split(12, List.of(claim(1, 10), claim(1, 10), claim(1, 10)))).containsExactly(4, 4, 4);
-        assertThat(FairShares.split(36, IntStream.range(0, 8).mapToObj(i -> claim(1, 10)).toList()))
+        assertThat(WeightedShares.split(12, List.of(claim(1, 10), claim(1, 10), claim(1, 10))))
+                .containsExactly(4, 4, 4);
+        assertThat(WeightedShares.split(36, IntStream.range(0, 8).mapToObj(i -> claim(1, 10)).toList()))
                 .containsExactly(5, 5, 5, 5, 4, 4, 4, 4);
     }
 
     @Test
     void weightsSplitInProportionAndWhatOneCannotUseGoesToTheOthers() {
-        assertThat(FairShares.split(12, List.of(claim(2, 20), claim(1, 20)))).containsExactly(8, 4);
-        assertThat(FairShares.split(12, List.of(claim(1, 2), claim(1, 20)))).containsExactly(2, 10);
-        assertThat(FairShares.split(40, List.of(claim(1, 10), claim(1, 10)))).containsExactly(10, 10);
+        assertThat(WeightedShares.split(12, List.of(claim(2, 20), claim(1, 20)))).containsExactly(8, 4);
+        assertThat(WeightedShares.split(12, List.of(claim(1, 2), claim(1, 20)))).containsExactly(2, 10);
+        assertThat(WeightedShares.split(40, List.of(claim(1, 10), claim(1, 10)))).containsExactly(10, 10);
     }
 
     @Test
     void theSharesNeverAddUpToMoreThanTheTotal() {
         for (int total = 0; total < 50; total++) {
             for (int members = 1; members < 9; members++) {
-                int[] shares = FairShares.split(total, IntStream.range(0, members)
+                int[] shares = WeightedShares.split(total, IntStream.range(0, members)
                         .mapToObj(i -> claim(1 + i % 3, 3 + 2 * i)).toList());
                 assertThat(IntStream.of(shares).sum()).as("%d among %d", total, members).isLessThanOrEqualTo(total);
             }

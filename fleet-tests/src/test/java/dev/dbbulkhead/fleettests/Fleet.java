@@ -1,7 +1,7 @@
 package dev.dbbulkhead.fleettests;
 
-import dev.dbbulkhead.fleet.FairShares;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
+import dev.dbbulkhead.share.WeightedShares;
 import dev.dbbulkhead.testing.RestartablePostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -150,8 +150,8 @@ final class Fleet implements AutoCloseable {
 
     /** The fair shares of the budget among {@code members} equal instances, smallest first. */
     static int[] fairShares(int members) {
-        int[] shares = FairShares.split(BUDGET,
-                Collections.nCopies(members, new FairShares.Claim(1, POOL_SIZE)));
+        int[] shares = WeightedShares.split(BUDGET,
+                Collections.nCopies(members, new WeightedShares.Claim(1, POOL_SIZE)));
         Arrays.sort(shares);
         return shares;
     }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.fleet.ConcurrencyCeiling;
-import dev.dbbulkhead.fleet.FairShares;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
@@ -15,6 +14,7 @@ import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
+import dev.dbbulkhead.share.WeightedShares;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
@@ -133,7 +133,8 @@ class FleetOnPostgresTests {
     /** Waits until every live instance applies its fair share and the table grants exactly those shares. */
     private void awaitFairSplit(String change) {
         List<String> names = List.copyOf(live.keySet());
-        int[] fair = FairShares.split(BUDGET, names.stream().map(name -> new FairShares.Claim(1, POOL_SIZE)).toList());
+        int[] fair = WeightedShares.split(BUDGET,
+                names.stream().map(name -> new WeightedShares.Claim(1, POOL_SIZE)).toList());
         Map<String, Integer> expected = new HashMap<>();
         for (int i = 0; i < names.size(); i++) {
             expected.put(names.get(i), fair[i]);

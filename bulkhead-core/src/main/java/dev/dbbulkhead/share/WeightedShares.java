@@ -1,15 +1,28 @@
-package dev.dbbulkhead.fleet;
+package dev.dbbulkhead.share;
 
 import java.util.List;
 
 /**
- * Divides a whole number of connections among claimants, weighted max-min fair: nobody gets more than it asks for,
- * what one does not need is shared among the others in proportion to their weights, and the whole units left by
- * rounding go to the largest fractions, earlier claimants first on ties. Pure policy: no clock, no database.
+ * Weighted shares with idle capacity going to others, in the two forms the product needs them.
+ *
+ * <ul>
+ *   <li>Of a whole number of places at one instant ({@link #split}): weighted max-min fair — nobody gets more than it
+ *       asks for, what one does not need is shared among the others in proportion to their weights, and the whole
+ *       units left by rounding go to the largest fractions, earlier claimants first on ties.</li>
+ *   <li>Of places over time, one operation after another ({@link #usePerOperation}, {@link #nextStart},
+ *       {@link #overShare}): each operation counts for its claimant's use divided by its weight, the claimant least
+ *       used so far goes next, and the one whose use runs furthest ahead of the others' is the furthest over its
+ *       share.</li>
+ * </ul>
+ *
+ * <p>Pure policy: no clock, no lock, no database.
  */
-public final class FairShares {
+public final class WeightedShares {
 
-    private FairShares() {
+    /** The use one operation of a claimant of weight 1 counts for; weight {@code w} counts this / w. */
+    public static final long USE_SCALE = 1_000_000L;
+
+    private WeightedShares() {
     }
 
     /**
@@ -21,15 +34,37 @@ public final class FairShares {
     public record Claim(int weight, int demand) {
 
         public Claim {
-            if (weight < 1) {
-                throw new IllegalArgumentException("weight must be between 1 and " + Integer.MAX_VALUE
-                        + ", was " + weight);
-            }
+            requireWeight(weight);
             if (demand < 0) {
                 throw new IllegalArgumentException("demand must be between 0 and " + Integer.MAX_VALUE
                         + ", was " + demand);
             }
         }
+    }
+
+    /**
+     * What one operation counts for against a claimant of {@code weight}: the larger its weight, the less each of its
+     * operations uses of its share.
+     *
+     * @throws IllegalArgumentException for a weight below 1
+     */
+    public static long usePerOperation(int weight) {
+        requireWeight(weight);
+        return USE_SCALE / weight;
+    }
+
+    /**
+     * Where a claimant's next operation starts on the shared measure of use, {@code sharedUse} being how far the
+     * operations granted so far have moved it: at its own {@code use} when it is over its share, else at the shared
+     * measure — use left idle earns no credit to spend later.
+     */
+    public static long nextStart(long sharedUse, long use) {
+        return Math.max(sharedUse, use);
+    }
+
+    /** How far a claimant whose use reached {@code use} is over its share; 0 when it is not. */
+    public static long overShare(long sharedUse, long use) {
+        return Math.max(0L, use - sharedUse);
     }
 
     /**
@@ -87,5 +122,11 @@ public final class FairShares {
             satisfied[largest] = true;
         }
         return shares;
+    }
+
+    private static void requireWeight(int weight) {
+        if (weight < 1) {
+            throw new IllegalArgumentException("weight must be between 1 and " + Integer.MAX_VALUE + ", was " + weight);
+        }
     }
 }
