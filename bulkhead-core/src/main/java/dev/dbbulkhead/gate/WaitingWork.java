@@ -1,5 +1,6 @@
 package dev.dbbulkhead.gate;
 
+import dev.dbbulkhead.share.WeightedShares;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -21,9 +22,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>with {@link AdmissionRules#inProgressFirst()}, an operation of a request already in progress before a new
  *       request's of the same criticality — but after {@value #IN_PROGRESS_RUN} such grants in a row while a new
  *       request's waits, the next goes to the new request, so that new requests are never starved;</li>
- *   <li>the flow with the least weighted use: start-time fair queuing. Each waiter's tag is the later of the virtual
- *       time and its flow's last finish, and its flow's finish moves on by {@link #COST_SCALE} / weight; the smallest
- *       tag goes first, and the virtual time follows the tags granted. A quiet flow's next operation therefore runs
+ *   <li>the flow with the least weighted use: start-time fair queuing over {@link WeightedShares}. Each waiter's tag
+ *       is where its flow's next operation starts ({@link WeightedShares#nextStart}: the later of the virtual time and
+ *       its flow's last finish), and its flow's finish moves on by {@link WeightedShares#usePerOperation}; the
+ *       smallest tag goes first, and the virtual time follows the tags granted. A quiet flow's next operation therefore runs
  *       before a busy flow's backlog, and a lone flow may use every place: nobody is held back while a place is
  *       free;</li>
  *   <li>arrival.</li>
@@ -37,8 +39,6 @@ final class WaitingWork<T> {
 
     /** Grants in a row to requests in progress while a new request's operation of the same criticality waits. */
     static final int IN_PROGRESS_RUN = 3;
-    /** The tag distance of one operation of weight 1; a weight of {@code w} moves its flow on by this / w. */
-    static final long COST_SCALE = 1_000_000L;
 
     private static final Criticality[] MOST_CRITICAL_FIRST = Criticality.values();
 
@@ -51,7 +51,7 @@ final class WaitingWork<T> {
 
         private Flow(String key, int weight) {
             this.key = key;
-            this.cost = COST_SCALE / weight;
+            this.cost = WeightedShares.usePerOperation(weight);
         }
     }
 
@@ -207,6 +207,8 @@ final class WaitingWork<T> {
         if (newcomer.inProgress() != last.ticket.inProgress()) {
             return newcomer.inProgress() ? last : null;
         }
+        // Among equals, the largest tag is the flow furthest over its share: the newcomer displaces it only when its
+        // own flow is less far over.
         Flow flow = flows.get(newcomer.key());
         long newcomerTag = flow == null ? virtualTime : tagOf(flow);
         return newcomerTag < last.tag ? last : null;
@@ -229,7 +231,7 @@ final class WaitingWork<T> {
     }
 
     private long tagOf(Flow flow) {
-        return Math.max(virtualTime, flow.finish);
+        return WeightedShares.nextStart(virtualTime, flow.finish);
     }
 
     private Level<T> levelOf(Ticket ticket) {
@@ -241,7 +243,7 @@ final class WaitingWork<T> {
      * virtual time anyway), and otherwise remembered among the last {@code idleFlows}.
      */
     private void becameIdle(Flow flow) {
-        if (flow.finish <= virtualTime) {
+        if (WeightedShares.overShare(virtualTime, flow.finish) == 0L) {
             flows.remove(flow.key, flow);
             return;
         }
