@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.RejectionReason;
 import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -32,6 +33,11 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     private static final long ONE_RUNNING = 1L;
     static final long ONE_ADMITTED = 1L << 32;
     static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
+    /** A releaser handing its slot over yields this many times, then pauses once (as HikariCP's hand-over does). */
+    private static final int YIELDS_BETWEEN_PAUSES = 256;
+    /** The most a releaser yields for one hand-over: a bound that keeps its return independent of other threads. */
+    static final int MOST_HAND_OVER_YIELDS = 4_096;
+    private static final long PAUSE_NANOS = 10_000L;
 
     /** How a wait for a running slot ended, when it did not end by an interrupt. */
     enum WaitEnd {
@@ -199,9 +205,35 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         }
     }
 
-    /** A running operation ends: one admitted and one running fewer, and the first waiter may run. */
+    /**
+     * A running operation ends: one admitted and one running fewer, and the first waiter may run.
+     *
+     * <p>When a parked waiter was woken for the slot, returns once it holds it, or no slot is free, or nobody is
+     * parked any more, or after {@value #MOST_HAND_OVER_YIELDS} yields: the releasing thread yields its processor until
+     * then, as HikariCP's {@code ConcurrentBag} does when it hands a connection over. Why: while anyone waits the fast
+     * path is closed, so the freed slot stays empty until the woken waiter is scheduled; on a busy machine that is a
+     * whole run-queue wait, during which the releaser would go on to its next work and the slot would do nothing.
+     * Only parked waiters are waited for — one that is admitted but still on its way to the queue may be waiting for
+     * this very thread — and the yields are bounded, so the return never depends on another thread. It never parks
+     * for long and never reads or clears the interrupt flag.
+     */
     void finishRunning() {
         releaseShared(ONE_OPERATION);
+        for (int yields = 1; yields <= MOST_HAND_OVER_YIELDS && handOverPending(); yields++) {
+            if (yields % YIELDS_BETWEEN_PAUSES == 0) {
+                // A waiter that cannot get a processor at all: stop taking them away from it for a moment.
+                LockSupport.parkNanos(PAUSE_NANOS);
+            } else {
+                Thread.yield();
+            }
+        }
+    }
+
+    /** Whether a parked waiter has yet to take a free slot. */
+    private boolean handOverPending() {
+        long word = getState();
+        int running = running(word);
+        return admitted(word) != running && running < limits.maxConcurrent() && hasQueuedThreads();
     }
 
     /**

@@ -19,6 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -175,6 +176,49 @@ class AdmissionGateTests {
             waiter.join();
 
             assertThat(admissions).as("round " + round).containsExactly("waiter", "newcomer");
+            assertThat(gate.active() + gate.waiting()).isZero();
+        }
+    }
+
+    /**
+     * The hand-over: a thread that frees the slot a parked waiter is woken for goes on only once the waiter holds it,
+     * so the slot never sits empty while the woken waiter waits for a processor (the newcomers it would otherwise
+     * turn away are closed out while anyone waits). Repeated, because each round is one chance to run ahead.
+     */
+    @Test
+    void aReleaseReturnsOnlyOnceTheWokenWaiterHoldsTheSlot() throws Exception {
+        AdmissionGate gate = new AdmissionGate("orders",
+                GateConfig.builder().maxConcurrent(1).maxQueued(1).queueWait(Duration.ofHours(1)).build());
+        for (int round = 0; round < 50; round++) {
+            CountDownLatch holding = new CountDownLatch(1);
+            CountDownLatch letGo = new CountDownLatch(1);
+            CountDownLatch waiterMayLeave = new CountDownLatch(1);
+            AtomicInteger runningOnReturn = new AtomicInteger(-1);
+            Thread releaser = Thread.ofPlatform().start(() -> {
+                try (Permit first = gate.acquire()) {
+                    holding.countDown();
+                    letGo.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                runningOnReturn.set(gate.active());
+            });
+            holding.await();
+            Thread waiter = Thread.ofPlatform().start(() -> {
+                try (Permit permit = gate.acquire()) {
+                    waiterMayLeave.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+            });
+            Await.until("the waiter parked", () -> gate.queueLength() == 1);
+
+            letGo.countDown();
+            releaser.join();
+
+            assertThat(runningOnReturn.get()).as("running when the release returned, round " + round).isEqualTo(1);
+            waiterMayLeave.countDown();
+            waiter.join();
             assertThat(gate.active() + gate.waiting()).isZero();
         }
     }
