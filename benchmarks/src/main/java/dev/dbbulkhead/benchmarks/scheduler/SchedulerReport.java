@@ -46,9 +46,12 @@ public final class SchedulerReport {
     }
 
     private static String setup(SchedulerRun.Result result) {
-        return "Capacities measured first, B callers back to back on a pool of B, no gate, "
+        return "Capacity measured first: 10 callers back to back on a pool of 10, no gate, "
                 + result.timing().capacityWindow().toMillis() + " ms (measured twice, the first to warm"
-                + " up): 10 callers " + number(result.capacity(), 0) + " commits/s. Each case: a"
+                + " up): " + number(result.closedLoop(), 0) + " commits/s; then a gate of B = 10 without rules offered"
+                + " 3 × that for " + result.timing().capacityWindow().toMillis() + " ms served "
+                + number(result.capacity(), 0) + " commits/s, the capacity every case but the two tenants' is sized"
+                + " by (what the gated workload can serve, its hand-overs included). Each case: a"
                 + " fresh pool of B connections, one gate, open-loop arrivals for "
                 + result.timing().window().toMillis() + " ms, each call `pg_sleep(" + GateCase.HOLD.toMillis()
                 + " ms)` + a one-row UPDATE + commit; the two-tenant cases a `pg_sleep` drawn each call from half to"
