@@ -34,10 +34,10 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     static final long ONE_ADMITTED = 1L << 32;
     static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
     /** A releaser handing its slot over yields this many times, then pauses once (as HikariCP's hand-over does). */
-    private static final int YIELDS_BETWEEN_PAUSES = 256;
+    static final int YIELDS_BETWEEN_PAUSES = 256;
     /** The most a releaser yields for one hand-over: a bound that keeps its return independent of other threads. */
     static final int MOST_HAND_OVER_YIELDS = 4_096;
-    private static final long PAUSE_NANOS = 10_000L;
+    static final long PAUSE_NANOS = 10_000L;
 
     /** How a wait for a running slot ended, when it did not end by an interrupt. */
     enum WaitEnd {
@@ -219,9 +219,17 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
      */
     void finishRunning() {
         releaseShared(ONE_OPERATION);
+        yieldWhileHandOverPending();
+    }
+
+    /**
+     * Yields the processor while {@link #handOverPending()}, at most {@value #MOST_HAND_OVER_YIELDS} times, pausing
+     * {@value #PAUSE_NANOS} ns every {@value #YIELDS_BETWEEN_PAUSES}: a waiter that cannot get a processor at all is
+     * left one for a moment. Never reads or clears the interrupt flag.
+     */
+    final void yieldWhileHandOverPending() {
         for (int yields = 1; yields <= MOST_HAND_OVER_YIELDS && handOverPending(); yields++) {
             if (yields % YIELDS_BETWEEN_PAUSES == 0) {
-                // A waiter that cannot get a processor at all: stop taking them away from it for a moment.
                 LockSupport.parkNanos(PAUSE_NANOS);
             } else {
                 Thread.yield();
@@ -230,7 +238,7 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     }
 
     /** Whether a parked waiter has yet to take a free slot. */
-    private boolean handOverPending() {
+    boolean handOverPending() {
         long word = getState();
         int running = running(word);
         return admitted(word) != running && running < limits.maxConcurrent() && hasQueuedThreads();

@@ -103,6 +103,14 @@ final class CoDelCounts extends HandOffCounts {
 
     /** Parks until granted, shed, timed out or interrupted; wakes once at the overdue wait to judge itself. */
     private WaitEnd await(Waiter waiter, long maxWaitNanos) throws InterruptedException {
+        try {
+            return awaitDecision(waiter, maxWaitNanos);
+        } finally {
+            resumed();
+        }
+    }
+
+    private WaitEnd awaitDecision(Waiter waiter, long maxWaitNanos) throws InterruptedException {
         long judgeSelfAfter = judge.overdueAfterNanos();
         while (waiter.state == State.WAITING) {
             long waited = clock.getAsLong() - waiter.queuedAt;
@@ -168,10 +176,11 @@ final class CoDelCounts extends HandOffCounts {
 
     /** Under the lock, the slot taken for it: serves the oldest waiter, or the newest while the queue stands. */
     @Override
-    void grantNext(long now) {
+    Thread grantNext(long now) {
         judge.granted(now - waiters.peekFirst().queuedAt);
         Waiter next = judge.standing() ? waiters.peekLast() : waiters.peekFirst();
         remove(next, State.GRANTED, now);
+        return next.thread;
     }
 
     /** Under the lock: refuses, oldest first, the waiters overdue in a standing queue. */

@@ -11,6 +11,10 @@ import org.jspecify.annotations.Nullable;
  * running slot <em>directly</em> to the waiter the discipline picks, so that no newcomer can take it, or gives it back
  * when nobody is queued or B is exceeded after a shrink. A grow, and places given back, hand their room to queued
  * waiters under the lock. Who is picked, and who is refused as overdue, is the discipline's.
+ *
+ * <p>A release that hands its slot to a parked waiter then yields its processor until that waiter is running, as
+ * under arrival order ({@link AdmissionCounts#finishRunning()}): the slot is the waiter's from the hand-over on, and
+ * would otherwise do nothing until the waiter is scheduled.
  */
 abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts, ScheduledCounts {
 
@@ -24,6 +28,12 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
     transient volatile int queued;
     /** Waiters refused as overdue by the CoDel discipline; written under the lock only. */
     transient volatile long shed;
+    /**
+     * The waiter a release last handed its slot to, until that waiter runs ({@link #resumed()}); {@code null} when
+     * none. Read by the releaser's yields only: another hand-over may replace it meanwhile, which ends those yields
+     * early and changes nothing else.
+     */
+    private transient volatile @Nullable Thread handedTo;
 
     HandOffCounts(GateConfig limits, LongSupplier clock) {
         super(limits);
@@ -36,15 +46,16 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
     /** Under the lock, the judgement brought up to {@code now}: refuses the waiters the discipline judges overdue. */
     abstract void shedOverdue(long now);
 
-    /** Under the lock, the slot taken for it: hands it to the waiter the discipline picks. */
-    abstract void grantNext(long now);
+    /** Under the lock, the slot taken for it: hands it to the waiter the discipline picks, and returns its thread. */
+    abstract Thread grantNext(long now);
 
     /** The CoDel discipline's judgement of the queue, or {@code null} when none is kept. */
     abstract @Nullable StandingQueue judge();
 
     /**
      * A running operation ends. With nobody admitted but not running, one compare-and-set as under FIFO; otherwise
-     * its slot goes to the waiter the discipline picks, or back when nobody is queued or B is exceeded.
+     * its slot goes to the waiter the discipline picks — and the releaser then yields until that waiter runs, as
+     * {@link AdmissionCounts#yieldWhileHandOverPending()} bounds it — or back when nobody is queued or B is exceeded.
      */
     @Override
     final void finishRunning() {
@@ -60,12 +71,27 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
             if (anyQueued() && running(getState()) <= limits().maxConcurrent()) {
                 // The slot changes hands: one admitted fewer, as many running.
                 leaveQueue();
-                grantNext(now);
+                handedTo = grantNext(now);
             } else {
                 tryReleaseShared(ONE_OPERATION);
+                return;
             }
         } finally {
             lock.unlock();
+        }
+        yieldWhileHandOverPending();
+    }
+
+    /** Whether the waiter last handed a slot has yet to run. */
+    @Override
+    final boolean handOverPending() {
+        return handedTo != null;
+    }
+
+    /** A waiter's wait ended, however: a release yielding for it may stop. */
+    final void resumed() {
+        if (handedTo == Thread.currentThread()) {
+            handedTo = null;
         }
     }
 

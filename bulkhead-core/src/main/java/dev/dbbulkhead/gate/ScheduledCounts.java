@@ -125,6 +125,14 @@ final class ScheduledCounts extends HandOffCounts {
      * keeps that decision, with the interrupt flag set again.
      */
     WaitEnd await(Queued place, long maxWaitNanos) throws InterruptedException {
+        try {
+            return awaitDecision(place, maxWaitNanos);
+        } finally {
+            resumed();
+        }
+    }
+
+    private WaitEnd awaitDecision(Queued place, long maxWaitNanos) throws InterruptedException {
         // Under CoDel, a waiter wakes once at the target delay to judge itself, as no release may come to shed it.
         long judgeSelfAfter = judge == null ? Long.MAX_VALUE : judge.overdueAfterNanos();
         while (place.state == State.WAITING) {
@@ -255,7 +263,7 @@ final class ScheduledCounts extends HandOffCounts {
 
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
     @Override
-    void grantNext(long now) {
+    Thread grantNext(long now) {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
         if (judge != null) {
             // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
@@ -263,6 +271,7 @@ final class ScheduledCounts extends HandOffCounts {
         }
         waiting.granted(next);
         decide(next, State.GRANTED);
+        return next.owner.thread;
     }
 
     /** Under the lock: takes the waiter out of the order (granted ones already are) and tells it how it ended. */

@@ -19,10 +19,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The gate's permit accounting without a database: release-once, owner-only, resize without blocking. */
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang (a resize or release that blocks); no assertion depends on time
@@ -180,20 +183,32 @@ class AdmissionGateTests {
         }
     }
 
+    /** The gates of each discipline, one slot, one queue place: arrival order, CoDel, and the order of rules. */
+    static List<GateConfig> oneSlotGatesOfEachDiscipline() {
+        GateConfig.Builder oneSlot = GateConfig.builder().maxConcurrent(1).maxQueued(1).queueWait(Duration.ofHours(1));
+        return List.of(oneSlot.build(),
+                oneSlot.queueDiscipline(QueueDiscipline.CODEL).queueTargetDelay(Duration.ofMinutes(1))
+                        .queueInterval(Duration.ofMinutes(1)).build(),
+                GateConfig.builder().maxConcurrent(1).maxQueued(1).queueWait(Duration.ofHours(1))
+                        .admissionRules(AdmissionRules.builder().inProgressFirst(true).build()).build());
+    }
+
     /**
-     * The hand-over: a thread that frees the slot a parked waiter is woken for goes on only once the waiter holds it,
-     * so the slot never sits empty while the woken waiter waits for a processor (the newcomers it would otherwise
-     * turn away are closed out while anyone waits). Repeated, because each round is one chance to run ahead.
+     * The hand-over: a thread that frees the slot a parked waiter is woken for goes on only once the waiter runs, so
+     * the slot never sits empty while the woken waiter waits for a processor (the fast path is closed to newcomers
+     * while anyone waits). The waiter has run once it no longer parks on the gate's counts. Repeated, because each
+     * round is one chance to run ahead.
      */
-    @Test
-    void aReleaseReturnsOnlyOnceTheWokenWaiterHoldsTheSlot() throws Exception {
-        AdmissionGate gate = new AdmissionGate("orders",
-                GateConfig.builder().maxConcurrent(1).maxQueued(1).queueWait(Duration.ofHours(1)).build());
+    @ParameterizedTest
+    @MethodSource("oneSlotGatesOfEachDiscipline")
+    void aReleaseReturnsOnlyOnceTheWokenWaiterRuns(GateConfig config) throws Exception {
+        AdmissionGate gate = new AdmissionGate("orders", config);
         for (int round = 0; round < 50; round++) {
             CountDownLatch holding = new CountDownLatch(1);
             CountDownLatch letGo = new CountDownLatch(1);
             CountDownLatch waiterMayLeave = new CountDownLatch(1);
-            AtomicInteger runningOnReturn = new AtomicInteger(-1);
+            AtomicReference<Object> waiterParkedOnReturn = new AtomicReference<>();
+            Thread[] waiter = new Thread[1];
             Thread releaser = Thread.ofPlatform().start(() -> {
                 try (Permit first = gate.acquire()) {
                     holding.countDown();
@@ -201,24 +216,26 @@ class AdmissionGateTests {
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
-                runningOnReturn.set(gate.active());
+                waiterParkedOnReturn.set(LockSupport.getBlocker(waiter[0]));
             });
             holding.await();
-            Thread waiter = Thread.ofPlatform().start(() -> {
+            waiter[0] = Thread.ofPlatform().start(() -> {
                 try (Permit permit = gate.acquire()) {
                     waiterMayLeave.await();
                 } catch (InterruptedException e) {
                     throw new AssertionError(e);
                 }
             });
-            Await.until("the waiter parked", () -> gate.queueLength() == 1);
+            Await.until("the waiter parked", () -> gate.queueLength() == 1
+                    && LockSupport.getBlocker(waiter[0]) instanceof AdmissionCounts);
 
             letGo.countDown();
             releaser.join();
 
-            assertThat(runningOnReturn.get()).as("running when the release returned, round " + round).isEqualTo(1);
+            assertThat(waiterParkedOnReturn.get() instanceof AdmissionCounts)
+                    .as("the waiter still parked on the gate when the release returned, round " + round).isFalse();
             waiterMayLeave.countDown();
-            waiter.join();
+            waiter[0].join();
             assertThat(gate.active() + gate.waiting()).isZero();
         }
     }
