@@ -208,14 +208,14 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     /**
      * A running operation ends: one admitted and one running fewer, and the first waiter may run.
      *
-     * <p>When a parked waiter was woken for the slot, returns once it holds it, or no slot is free, or nobody is
-     * parked any more, or after {@value #MOST_HAND_OVER_YIELDS} yields: the releasing thread yields its processor until
-     * then, as HikariCP's {@code ConcurrentBag} does when it hands a connection over. Why: while anyone waits the fast
-     * path is closed, so the freed slot stays empty until the woken waiter is scheduled; on a busy machine that is a
-     * whole run-queue wait, during which the releaser would go on to its next work and the slot would do nothing.
+     * <p>When a parked waiter was woken for the slot, a platform thread returns once the waiter holds it, or no slot
+     * is free, or nobody is parked any more, or after {@value #MOST_HAND_OVER_YIELDS} yields: it yields its processor
+     * until then, as HikariCP's {@code ConcurrentBag} does when it hands a connection over. Why: while anyone waits the
+     * fast path is closed, so the freed slot stays empty until the woken waiter is scheduled; on a busy machine that is
+     * a whole run-queue wait, during which the releaser would go on to its next work and the slot would do nothing.
      * Only parked waiters are waited for — one that is admitted but still on its way to the queue may be waiting for
-     * this very thread — and the yields are bounded, so the return never depends on another thread. It never parks
-     * for long and never reads or clears the interrupt flag.
+     * this very thread — and the yields are bounded, so the return never depends on another thread. A virtual thread
+     * returns at once. It never parks for long and never reads or clears the interrupt flag.
      */
     void finishRunning() {
         releaseShared(ONE_OPERATION);
@@ -225,9 +225,14 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     /**
      * Yields the processor while {@link #handOverPending()}, at most {@value #MOST_HAND_OVER_YIELDS} times, pausing
      * {@value #PAUSE_NANOS} ns every {@value #YIELDS_BETWEEN_PAUSES}: a waiter that cannot get a processor at all is
-     * left one for a moment. Never reads or clears the interrupt flag.
+     * left one for a moment. A platform thread only. Never reads or clears the interrupt flag.
      */
     final void yieldWhileHandOverPending() {
+        if (!handOverPending() || VirtualThreads.current()) {
+            // A virtual releaser does not yield: its yield would unmount it and mount it again, which costs more than
+            // the woken waiter's start, itself a task for the carrier pool rather than a thread for the kernel.
+            return;
+        }
         for (int yields = 1; yields <= MOST_HAND_OVER_YIELDS && handOverPending(); yields++) {
             if (yields % YIELDS_BETWEEN_PAUSES == 0) {
                 LockSupport.parkNanos(PAUSE_NANOS);

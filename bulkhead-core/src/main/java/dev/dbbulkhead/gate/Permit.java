@@ -141,7 +141,7 @@ public final class Permit implements AutoCloseable {
 
     /**
      * Gives both permits back to the gate, the first time it is called on the owner thread; later calls do nothing.
-     * When a waiter is woken for the freed place, returns once that waiter runs: the calling thread yields its
+     * When a waiter is woken for the freed place, a platform thread returns once that waiter runs: it yields its
      * processor meanwhile (a bounded number of times, never parking for more than 10 µs at once), so that the place
      * is not left empty while the waiter waits to be scheduled. The interrupt flag is left as it was.
      *
