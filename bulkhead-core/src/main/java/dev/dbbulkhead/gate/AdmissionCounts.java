@@ -43,6 +43,11 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     enum WaitEnd {
         /** The waiter holds a running slot. */
         RUNNING(null),
+        /**
+         * The waiter runs on a place of its gate's lending pool, taken for it ({@link ScheduledCounts#grantLentPlace});
+         * it holds that place, and no running slot or queue place of its gate.
+         */
+        BORROWED(null),
         /** The wait ran out without a slot; the waiter is still admitted and must {@link #leaveQueue()}. */
         TIMED_OUT(null),
         /** The CoDel discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */

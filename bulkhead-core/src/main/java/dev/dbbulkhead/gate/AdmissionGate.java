@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  *   <li>{@link AdmissionCounts} and its kinds, {@link CoDelCounts} and {@link ScheduledCounts}: the counts, and who
  *       runs next;</li>
  *   <li>{@link PoolPlaces}: the gate's places on the ledger of a {@link LendingPool} ({@link GateLending}), lent or
- *       borrowed; an operation of a lender waits for its ledger place as part of its wait to run;</li>
+ *       borrowed; an operation of a lender waits for its ledger place as part of its wait to run, and a borrower's
+ *       queued operations run on the places its lenders free;</li>
  *   <li>{@link GateReports}: what the {@link GateListener} is told, and the refusals thrown;</li>
  *   <li>{@link GateDrain} and {@link GateResize}: the end of a shutdown, and changes of B and Q.</li>
  * </ul>
@@ -91,8 +92,9 @@ public final class AdmissionGate {
         Objects.requireNonNull(queueClock, "queueClock");
         this.workload = workload;
         AdmissionRules configured = config.admissionRules();
-        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the others.
-        if (!configured.isNone()) {
+        // Chosen once: a FIFO gate runs AdmissionCounts' code alone, and never loads the others. A borrower's queued
+        // operations may run on places its pool lends, handed to them one by one: they wait in the scheduler's order.
+        if (!configured.isNone() || config.lending().borrow() > 0) {
             this.counts = ScheduledCounts.create(config, queueClock);
         } else {
             this.counts = config.queueDiscipline() == QueueDiscipline.CODEL
@@ -107,7 +109,7 @@ public final class AdmissionGate {
         this.drain = new GateDrain(counts, places);
         this.resizes = new GateResize(counts, places);
         // Last, once every field is written: the pool reads this gate's limits from now on.
-        places.registerLender(this);
+        places.register(this, counts);
     }
 
     /**
@@ -256,11 +258,13 @@ public final class AdmissionGate {
         byte pooled = permit.pooled();
         if (pooled == PoolPlaces.BORROWED_PLACE) {
             places.giveBackBorrowed();
+        } else if (pooled == PoolPlaces.OWN_PLACE) {
+            // With its own operations queued, the execution permit goes to one of them, which takes this place next:
+            // given back first, so that it finds it there when it wakes, and for the lender's own work alone.
+            places.giveBackOwn(!counts.nobodyWaits());
+            counts.finishRunning();
         } else {
             counts.finishRunning();
-            if (pooled == PoolPlaces.OWN_PLACE) {
-                places.giveBackOwn();
-            }
         }
         signalIfDrained();
         boolean hadDeadline = permit.hasDeadline();

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Every admission the fast path of {@link AdmissionGate#acquire()} does not finish: one with a deadline, one a
- * listener times, one under {@link AdmissionRules} ({@link RuledEntry}), one that may borrow, one that finds no
+ * listener times, one under {@link AdmissionRules} or that may borrow (both {@link RuledEntry}), one that finds no
  * execution permit free. It refuses what must be refused before a place is taken, takes a place — running, queued
  * or borrowed — and leaves the wait and the permit to {@link PermitHandout}.
  */
@@ -17,14 +17,15 @@ final class GateEntry {
     private final PoolPlaces places;
     private final GateReports reports;
     private final PermitHandout handout;
-    /** The entry under admission rules, or {@code null} when the configuration has none: then nothing reads them. */
+    /**
+     * The entry under admission rules or for a borrower, or {@code null} when the configuration has neither: then
+     * nothing reads them.
+     */
     private final @Nullable RuledEntry ruled;
     /** What this workload's operations with a deadline usually need: admissions with less left are refused. */
     private final HoldTimes holdTimes = new HoldTimes();
     private final AbandonedPermits abandoned = new AbandonedPermits();
     private final long queueWaitNanos;
-    /** Rules to apply or places to borrow: the slow path turns aside to their own methods, read as one flag. */
-    private final boolean extended;
 
     GateEntry(AdmissionGate gate, GateConfig config, AdmissionCounts counts, PoolPlaces places, GateReports reports) {
         this.gate = gate;
@@ -33,10 +34,9 @@ final class GateEntry {
         this.reports = reports;
         this.handout = new PermitHandout(gate, counts, places, reports, holdTimes);
         AdmissionRules rules = config.admissionRules();
-        this.ruled = rules.isNone() ? null
+        this.ruled = rules.isNone() && !places.borrows() ? null
                 : new RuledEntry(rules, (ScheduledCounts) counts, places, abandoned, reports, handout);
         this.queueWaitNanos = config.queueWait().toNanos();
-        this.extended = ruled != null || places.borrows();
     }
 
     /** The hold times of the gate's recent operations with a deadline. */
@@ -89,36 +89,13 @@ final class GateEntry {
         refuseIfShuttingDown();
         boolean clocked = reports.timed() || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
-        if (extended) {
-            // Rules or borrowing: paths of their own, so that a gate with neither runs, and refuses, as before them.
-            return ruled != null ? ruled.admit(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline)
-                    : admitMayBorrow(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        if (ruled != null) {
+            // Rules or borrowing: a path of its own, so that a gate with neither runs, and refuses, as before them.
+            return ruled.admit(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
         }
         boolean running = runAtOnce();
         if (!running && !counts.tryJoinQueue()) {
             throw reports.rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
-        }
-        return handout.waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
-    }
-
-    /**
-     * {@link #admitAndWait} for a gate that may borrow: with its own places all running and nobody waiting, it runs on
-     * a place the pool's lenders leave unused, up to its ceiling; refused {@link RejectionReason#BORROW_REFUSED} when
-     * below its ceiling no such place was free, else as a gate without a pool.
-     */
-    private Permit admitMayBorrow(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos,
-                                  boolean hasDeadline) {
-        boolean running = runAtOnce();
-        boolean borrowRefused = false;
-        if (!running && counts.nobodyWaits()) {
-            if (places.tryTakeBorrowed()) {
-                return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
-            }
-            borrowRefused = places.belowCeiling();
-        }
-        if (!running && !counts.tryJoinQueue()) {
-            throw reports.rejected(borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
-                    GateListener.NEVER_ADMITTED);
         }
         return handout.waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
     }

@@ -1,9 +1,12 @@
 package dev.dbbulkhead.gate;
 
+import dev.dbbulkhead.share.WeightedShares;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The ledger of the lent places of one connection pool: the places its <em>lenders</em> (gates configured to lend,
@@ -27,6 +30,13 @@ import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
  * their B. A lender below its own B is never refused because of a borrow: {@code L = C} with one of its own places
  * free means a borrowed operation holds it, and that place comes back to the lender when it ends. Running work is
  * never interrupted, so the lender may wait that long (no longer than its own deadline, when it has one).
+ *
+ * <p><b>Who gets a freed place.</b> A place given back goes first to the owner waiting for one; else, while places
+ * are free, to the queued operations of the borrowers, one place at a time: to the borrower furthest below its
+ * weighted share ({@link WeightedShares#split}) of the places borrowed and free, each borrower weighing its B in force
+ * and claiming what it borrows and what it has queued, up to its ceiling. So a lone borrower may take every free place,
+ * and borrowers that all queue end up borrowing in proportion to their B as borrowed places end — running work is
+ * never interrupted to get there.
  */
 public final class LendingPool {
 
@@ -34,6 +44,31 @@ public final class LendingPool {
     private final Ledger ledger = new Ledger();
     /** Written when a gate is built, read at every decision: few writes, many reads. */
     private final List<AdmissionGate> lenders = new CopyOnWriteArrayList<>();
+    /** Written when a gate is built, read when a place frees. */
+    private final List<Borrower> borrowers = new CopyOnWriteArrayList<>();
+
+    /** A gate that borrows, as the pool sees it when a place frees: what it weighs, borrows and has queued. */
+    interface Borrower {
+
+        /** Its weight among the borrowers: its B in force, at least 1. */
+        int weight();
+
+        /** The most places it may borrow at once. */
+        int ceiling();
+
+        /** Places it borrows right now. */
+        int borrowed();
+
+        /** Its operations queued for a place right now. */
+        int queued();
+
+        /**
+         * Takes a place on the ledger for the operation its order puts first among those queued, and lets it run.
+         *
+         * @return whether one runs on it; when false, nothing is held
+         */
+        boolean runNextWaiterOnLentPlace();
+    }
 
     /** @param name what the pool is called in reports: its DataSource bean name, say */
     public LendingPool(String name) {
@@ -69,6 +104,11 @@ public final class LendingPool {
         lenders.add(lender);
     }
 
+    /** Registers a gate that borrows; called once, as the gate's construction ends. */
+    void addBorrower(Borrower borrower) {
+        borrowers.add(borrower);
+    }
+
     /** A borrow: granted only when no owner waits and a place is free; when false, nothing changed. */
     boolean tryBorrow() {
         return !ledger.hasQueuedThreads() && ledger.tryTake(capacity());
@@ -89,14 +129,81 @@ public final class LendingPool {
         return true;
     }
 
-    /** A lender's B changed: wakes the first waiting owner, who takes any place a grow made. */
+    /** A lender's B changed: wakes the first waiting owner, who takes any place a grow made; else borrowers may. */
     void capacityChanged() {
         ledger.releaseShared(0L);
+        lendToQueuedBorrowers();
     }
 
-    /** Gives back one place taken by {@link #tryBorrow} or {@link #takeOwn}; the first waiting owner may take it. */
+    /**
+     * Gives back one place taken by {@link #tryBorrow} or {@link #takeOwn}: the first waiting owner may take it, and
+     * when none waits, the queued operations of the borrowers.
+     */
     void giveBack() {
         ledger.releaseShared(1L);
+        lendToQueuedBorrowers();
+    }
+
+    /**
+     * Gives back one place for an owner alone: a lender's own operation ended and handed its execution permit to one
+     * of the lender's queued operations, which takes this place next.
+     */
+    void giveBackToOwners() {
+        ledger.releaseShared(1L);
+    }
+
+    /**
+     * While no owner waits and places are free, runs queued operations of the borrowers on them, one place at a time,
+     * each to the borrower furthest below its weighted share. Returns once no place is free, an owner waits, no
+     * borrower below its ceiling has an operation queued, or the one chosen had none left by the time its place was
+     * taken.
+     */
+    void lendToQueuedBorrowers() {
+        if (borrowers.isEmpty()) {
+            return;
+        }
+        while (!ledger.hasQueuedThreads()) {
+            long free = capacity() - ledger.inUse();
+            Borrower next = free > 0 ? furthestBelowShare(free) : null;
+            if (next == null || !next.runNextWaiterOnLentPlace()) {
+                return;
+            }
+        }
+    }
+
+    /** The borrower with operations queued, below its ceiling, furthest below its share; null when there is none. */
+    private @Nullable Borrower furthestBelowShare(long free) {
+        Borrower[] candidates = borrowers.toArray(new Borrower[0]);
+        int[] borrowed = new int[candidates.length];
+        boolean[] eligible = new boolean[candidates.length];
+        boolean anyEligible = false;
+        for (int i = 0; i < candidates.length; i++) {
+            borrowed[i] = candidates[i].borrowed();
+            eligible[i] = borrowed[i] < candidates[i].ceiling() && candidates[i].queued() > 0;
+            anyEligible |= eligible[i];
+        }
+        if (!anyEligible) {
+            return null;
+        }
+        long total = free;
+        List<WeightedShares.Claim> claims = new ArrayList<>(candidates.length);
+        for (int i = 0; i < candidates.length; i++) {
+            Borrower candidate = candidates[i];
+            total += borrowed[i];
+            long wanted = (long) borrowed[i] + (eligible[i] ? candidate.queued() : 0);
+            claims.add(new WeightedShares.Claim(Math.max(1, candidate.weight()),
+                    (int) Math.min(candidate.ceiling(), wanted)));
+        }
+        int[] shares = WeightedShares.split((int) Math.min(Integer.MAX_VALUE, total), claims);
+        int chosen = -1;
+        for (int i = 0; i < candidates.length; i++) {
+            // The counts were read at different instants: an eligible borrower is chosen even at its share, so that a
+            // free place never stays idle while one has an operation queued.
+            if (eligible[i] && (chosen < 0 || shares[i] - borrowed[i] > shares[chosen] - borrowed[chosen])) {
+                chosen = i;
+            }
+        }
+        return candidates[chosen];
     }
 
     @Override

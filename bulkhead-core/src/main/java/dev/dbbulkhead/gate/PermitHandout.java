@@ -40,6 +40,8 @@ final class PermitHandout {
         boolean timed = reports.timed();
         boolean clocked = timed || hasDeadline;
         boolean running = runningAlready;
+        // Running on a place its pool lent it, taken for it while it was queued; it then holds no place of the gate.
+        boolean onLentPlace = false;
         // Admitted and not running; false once its place went to another (displaced), when it has nothing to give.
         boolean holdsQueuePlace = !running;
         boolean handedOut = false;
@@ -52,8 +54,9 @@ final class PermitHandout {
                 AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
                         : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
                 running = end == AdmissionCounts.WaitEnd.RUNNING;
+                onLentPlace = end == AdmissionCounts.WaitEnd.BORROWED;
                 RejectionReason displacedAs = end.displacedAs();
-                holdsQueuePlace = !running && displacedAs == null;
+                holdsQueuePlace = !running && !onLentPlace && displacedAs == null;
                 shed = end == AdmissionCounts.WaitEnd.SHED;
                 if (displacedAs != null) {
                     refusal = displacedAs;
@@ -61,9 +64,16 @@ final class PermitHandout {
             }
             long now = clocked ? System.nanoTime() : 0L;
             waitedNanos = now - waitStart;
-            if (running && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
+            boolean mayRun = running || onLentPlace;
+            if (mayRun && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
+            } else if (onLentPlace && !(hasDeadline && now - deadlineNanos >= 0)) {
+                Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
+                Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
+                reports.admitted(waitedNanos);
+                handedOut = true;
+                return permit;
             } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
                 boolean lends = places.lends();
                 boolean placed = !lends || places.takeOwn(hasDeadline, deadlineNanos);
@@ -88,7 +98,7 @@ final class PermitHandout {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 held.clear();
-                givePlacesBack(running, holdsQueuePlace);
+                givePlacesBack(running, holdsQueuePlace, onLentPlace);
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -119,23 +129,26 @@ final class PermitHandout {
     BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
                                                                ScheduledCounts.@Nullable Queued queued) {
         if (queued == null) {
-            givePlacesBack(running, !running);
+            givePlacesBack(running, !running, false);
         } else {
             // Queued already: taken out, unless a place or a displacement came to it meanwhile.
             AdmissionCounts.WaitEnd end = ((ScheduledCounts) counts).withdraw(queued);
-            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT);
+            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT,
+                    end == AdmissionCounts.WaitEnd.BORROWED);
         }
         return reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
     }
 
     /**
      * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
-     * else its queue place unless a newcomer took it over; then opens the gate's drain if that emptied a gate shutting
-     * down.
+     * the place its pool lent it when {@code lentPlace}, else its queue place unless a newcomer took it over; then
+     * opens the gate's drain if that emptied a gate shutting down.
      */
-    private void givePlacesBack(boolean running, boolean queuePlace) {
+    private void givePlacesBack(boolean running, boolean queuePlace, boolean lentPlace) {
         if (running) {
             counts.finishRunning();
+        } else if (lentPlace) {
+            places.giveBackBorrowed();
         } else if (queuePlace) {
             counts.leaveQueue();
         }

@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
  * ledger place each of its running operations takes beside its own execution permit; as a borrower, the places it
  * runs on beyond its own B, up to its ceiling. A gate outside every pool has one too, and never reads it on its paths.
  */
-final class PoolPlaces {
+final class PoolPlaces implements LendingPool.Borrower {
 
     /** A permit holding no place of a pool's ledger. */
     static final byte NOT_POOLED = 0;
@@ -26,6 +26,10 @@ final class PoolPlaces {
     private final int borrowCeiling;
     /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
     private final AtomicInteger borrowedNow = new AtomicInteger();
+    /** The gate, once it is built and it borrows: what the pool weighs it by. */
+    private @Nullable AdmissionGate borrower;
+    /** The counts of the gate, once it is built and it borrows: its queued operations, which may run on lent places. */
+    private @Nullable ScheduledCounts queue;
 
     PoolPlaces(GateLending lending) {
         this.pool = lending.pool();
@@ -48,10 +52,54 @@ final class PoolPlaces {
         return borrowCeiling > 0;
     }
 
-    /** Registers {@code gate} with its pool when it lends; called once, as the gate's construction ends. */
-    void registerLender(AdmissionGate gate) {
+    /**
+     * Registers {@code gate} with its pool when it lends, and when it borrows — its queued operations then wait in
+     * {@code counts}, which must be {@link ScheduledCounts} — called once, as the gate's construction ends.
+     */
+    void register(AdmissionGate gate, AdmissionCounts counts) {
         if (lends) {
             Objects.requireNonNull(pool).addLender(gate);
+        }
+        if (borrows()) {
+            this.borrower = gate;
+            this.queue = (ScheduledCounts) counts;
+            Objects.requireNonNull(pool).addBorrower(this);
+        }
+    }
+
+    @Override
+    public int weight() {
+        return Objects.requireNonNull(borrower).config().maxConcurrent();
+    }
+
+    @Override
+    public int ceiling() {
+        return borrowCeiling;
+    }
+
+    @Override
+    public int queued() {
+        return Objects.requireNonNull(queue).parkedWaiters();
+    }
+
+    @Override
+    public boolean runNextWaiterOnLentPlace() {
+        if (!tryTakeBorrowed()) {
+            return false;
+        }
+        if (Objects.requireNonNull(queue).grantLentPlace()) {
+            return true;
+        }
+        // Nobody was left to run on it: given back without offering it again, which would only come back here.
+        borrowedNow.decrementAndGet();
+        Objects.requireNonNull(pool).giveBackToOwners();
+        return false;
+    }
+
+    /** A borrower's operation queued: a place the lenders leave free may run it, or one queued before it, at once. */
+    void queuedOperation() {
+        if (borrows()) {
+            Objects.requireNonNull(pool).lendToQueuedBorrowers();
         }
     }
 
@@ -111,9 +159,18 @@ final class PoolPlaces {
         return lendingTo.takeOwn(hasDeadline, hasDeadline ? deadlineNanos - System.nanoTime() : 0L);
     }
 
-    /** Gives back the ledger place a lender's operation took with {@link #takeOwn}. */
-    void giveBackOwn() {
-        Objects.requireNonNull(pool).giveBack();
+    /**
+     * Gives back the ledger place a lender's operation took with {@link #takeOwn}: for the lender's own queued
+     * operation when {@code ownWaiterNext} (its execution permit went to one, which takes this place next), else for
+     * any owner, then the borrowers' queued operations.
+     */
+    void giveBackOwn(boolean ownWaiterNext) {
+        LendingPool lendingTo = Objects.requireNonNull(pool);
+        if (ownWaiterNext) {
+            lendingTo.giveBackToOwners();
+        } else {
+            lendingTo.giveBack();
+        }
     }
 
     /** What a permit running on the gate's own execution permit holds of the ledger. */
@@ -122,7 +179,8 @@ final class PoolPlaces {
     }
 
     /** Borrowed places held right now. */
-    int borrowed() {
+    @Override
+    public int borrowed() {
         return borrowedNow.get();
     }
 

@@ -4,9 +4,11 @@ import dev.dbbulkhead.RejectionReason;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Entry into a gate with {@link AdmissionRules}: runs at once when a place is free and nobody waits, as without rules,
- * within the places its criticality may take; may borrow, as a gate without rules does; otherwise waits in the order of
- * {@link WaitingWork} — criticality, a request in progress, its flow's weighted use, arrival. With every place taken
+ * Entry into a gate with {@link AdmissionRules}, or one that borrows: runs at once when a place is free and nobody
+ * waits, as without rules, within the places its criticality may take; a borrower with all its own places running and
+ * nobody waiting runs on a place its pool lends; otherwise waits in the order of {@link WaitingWork} — criticality, a
+ * request in progress, its flow's weighted use, arrival — for its own next free place or, in a borrower, the pool's
+ * ({@link LendingPool}). With every place taken
  * (or every place its criticality may take), it takes the place of the last waiter of that order if it comes before
  * it, and is refused otherwise: {@link RejectionReason#SHED_BY_CRITICALITY} when only places held back for more
  * critical work were left, else as a gate without rules. Nobody is refused for a share while a place is free.
@@ -50,8 +52,10 @@ final class RuledEntry {
         }
         WaitingWork.Ticket ticket = ticketOf(held, operation, criticality);
         if (entry == AdmissionCounts.Entry.WAITING) {
-            return handout.waitToRun(held, false, counts.enqueue(ticket), waitStart, maxWaitNanos, deadlineNanos,
-                    hasDeadline);
+            ScheduledCounts.Queued queued = counts.enqueue(ticket);
+            // Queued after the look at the pool above: a place freed since then is offered to the queue now.
+            places.queuedOperation();
+            return handout.waitToRun(held, false, queued, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
         }
         ScheduledCounts.Queued displacing = counts.displace(ticket);
         if (displacing == null) {

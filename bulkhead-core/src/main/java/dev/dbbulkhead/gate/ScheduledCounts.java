@@ -30,7 +30,7 @@ final class ScheduledCounts extends HandOffCounts {
 
     private static final long serialVersionUID = 1L;
 
-    private enum State { WAITING, GRANTED, LEFT, SHED, DISPLACED }
+    private enum State { WAITING, GRANTED, BORROWED, LEFT, SHED, DISPLACED }
 
     /** One queued operation, as its own thread and the threads deciding for it see it. */
     static final class Queued {
@@ -207,6 +207,7 @@ final class ScheduledCounts extends HandOffCounts {
     private static WaitEnd endOf(Queued place) {
         return switch (place.state) {
             case GRANTED -> WaitEnd.RUNNING;
+            case BORROWED -> WaitEnd.BORROWED;
             case DISPLACED -> place.displacedAs;
             case SHED -> WaitEnd.SHED;
             case WAITING, LEFT -> WaitEnd.TIMED_OUT;
@@ -264,19 +265,47 @@ final class ScheduledCounts extends HandOffCounts {
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
     @Override
     Thread grantNext(long now) {
+        return serveNext(now, State.GRANTED);
+    }
+
+    /**
+     * A place of the gate's lending pool was taken for a queued operation ({@link PoolPlaces#runNextWaiterOnLentPlace}):
+     * the waiter the order puts first leaves the queue — one admitted fewer — and runs on it ({@link WaitEnd#BORROWED}),
+     * its use counted in its flow as a run on the gate's own places would be.
+     *
+     * @return whether a waiter took it; false, with nothing changed, when nobody is queued
+     */
+    boolean grantLentPlace() {
+        lock.lock();
+        try {
+            if (!anyQueued()) {
+                return false;
+            }
+            long now = clock.getAsLong();
+            advance(now);
+            leaveQueue();
+            serveNext(now, State.BORROWED);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock: serves the waiter the order puts first, as {@code state} says, and returns its thread. */
+    private Thread serveNext(long now, State state) {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
         if (judge != null) {
             // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
             judge.granted(now - Objects.requireNonNull(oldestFirst.peekFirst()).queuedAt);
         }
         waiting.granted(next);
-        decide(next, State.GRANTED);
+        decide(next, state);
         return next.owner.thread;
     }
 
-    /** Under the lock: takes the waiter out of the order (granted ones already are) and tells it how it ended. */
+    /** Under the lock: takes the waiter out of the order (served ones already are) and tells it how it ended. */
     private void decide(WaitingWork.Waiter<Queued> waiter, State state) {
-        if (state != State.GRANTED) {
+        if (state != State.GRANTED && state != State.BORROWED) {
             waiting.remove(waiter);
         }
         queued = waiting.size();

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Timeout;
  * Lincheck model checking of lending between workloads with admission rules (fair shares, requests in progress
  * first): a lender of B = 1 and a borrower of B = 1 and Q = 1 that may borrow 1, on one pool's ledger, under every interleaving the model checker explores, with operations of both, an observer, and resizes of
  * the lender to B = 1 or 2 (as an operator, the adaptive limit or a fleet share would: what is lent follows the B in
- * force).
+ * force). The borrower's queued operation runs on whichever frees first: its own place, or a lent one handed to it by
+ * the lender's release, a borrowed operation's end or a grow.
  *
  * <p>What is checked:
  * <ul>

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -83,6 +84,86 @@ class LendingTests {
         assertThat(lender.active() + borrower.active() + batch.active()).as("never above the B of the three")
                 .isEqualTo(4);
         assertThat(refusal(borrower)).isEqualTo(RejectionReason.BORROW_REFUSED);
+    }
+
+    @Test
+    void aQueuedOperationOfABorrowerRunsOnTheFirstPlaceALenderFrees() throws Exception {
+        AdmissionGate queuing = queuingBorrower("queuing", 1, 2);
+        hold(lender, 2);
+        hold(queuing, 1);
+        QueuedCaller queued = queue(queuing, 1).get(0);
+        assertThat(queued.decided()).as("no place free: its own B runs and the lender uses all of its").isFalse();
+
+        callers.remove(0).leave();
+
+        assertThat(queued.outcome()).as("the lender's freed place, while its own operation still runs")
+                .isEqualTo("admitted");
+        assertThat(queuing.borrowed()).isEqualTo(1);
+        assertThat(queuing.active()).isEqualTo(2);
+        assertThat(pool.inUse()).as("the lender's running operation and the lent place").isEqualTo(2);
+    }
+
+    @Test
+    void aLendersOwnQueuedOperationTakesItsFreedPlaceBeforeAQueuedBorrower() throws Exception {
+        AdmissionGate queuingLender = new AdmissionGate("own", GateConfig.builder().maxConcurrent(1).maxQueued(1)
+                .queueWait(Duration.ofHours(1)).lending(GateLending.of(pool, 0, true)).build());
+        AdmissionGate queuing = queuingBorrower("queuing", 1, 3);
+        hold(lender, 2);
+        hold(queuingLender, 1);
+        hold(queuing, 1);
+        QueuedCaller own = queue(queuingLender, 1).get(0);
+        QueuedCaller borrowing = queue(queuing, 1).get(0);
+
+        callers.remove(2).leave();
+
+        assertThat(own.outcome()).isEqualTo("admitted");
+        assertThat(queuing.borrowed()).as("the place went on with the lender's execution permit").isZero();
+        assertThat(borrowing.decided()).isFalse();
+        assertThat(pool.reclaiming()).isFalse();
+    }
+
+    @Test
+    void aLoneQueuingBorrowerTakesEveryPlaceTheLendersFreeUpToItsCeiling() throws Exception {
+        LendingPool wide = new LendingPool("wide");
+        AdmissionGate wideLender = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(4)
+                .lending(GateLending.of(wide, 0, true)).build());
+        AdmissionGate idle = queuingBorrower(wide, "idle", 8, 4);
+        AdmissionGate busy = queuingBorrower(wide, "busy", 1, 3);
+        hold(wideLender, 4);
+        hold(busy, 1);
+        queue(busy, 4);
+
+        for (int freed = 1; freed <= 4; freed++) {
+            callers.remove(0).leave();
+        }
+
+        assertThat(busy.borrowed()).as("every freed place, up to its ceiling, though the other weighs more")
+                .isEqualTo(3);
+        assertThat(idle.borrowed()).isZero();
+        assertThat(wide.inUse()).as("one place left free: nobody below its ceiling has work queued").isEqualTo(3);
+        assertThat(busy.waiting()).isEqualTo(1);
+    }
+
+    @Test
+    void borrowersThatAllQueueBorrowInProportionToTheirB() throws Exception {
+        LendingPool wide = new LendingPool("wide");
+        AdmissionGate wideLender = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8)
+                .lending(GateLending.of(wide, 0, true)).build());
+        AdmissionGate small = queuingBorrower(wide, "small", 1, 8);
+        AdmissionGate large = queuingBorrower(wide, "large", 3, 8);
+        hold(wideLender, 8);
+        hold(small, 1);
+        hold(large, 3);
+        queue(small, 8);
+        queue(large, 8);
+
+        for (int freed = 1; freed <= 8; freed++) {
+            callers.remove(0).leave();
+        }
+
+        assertThat(small.borrowed()).as("a quarter of the 8 lent places: B = 1 of 4").isEqualTo(2);
+        assertThat(large.borrowed()).as("three quarters: B = 3 of 4").isEqualTo(6);
+        assertThat(wide.inUse()).isEqualTo(8);
     }
 
     @Test
@@ -191,6 +272,32 @@ class LendingTests {
             callers.add(caller);
             assertThat(caller.outcome()).as(caller + " admitted").isEqualTo("admitted");
         }
+    }
+
+    /** A borrower of {@link #pool} that queues up to 16 operations for an hour. */
+    private AdmissionGate queuingBorrower(String workload, int maxConcurrent, int borrow) {
+        return queuingBorrower(pool, workload, maxConcurrent, borrow);
+    }
+
+    private static AdmissionGate queuingBorrower(LendingPool lendingPool, String workload, int maxConcurrent,
+                                                 int borrow) {
+        return new AdmissionGate(workload, GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(16)
+                .queueWait(Duration.ofHours(1)).lending(GateLending.of(lendingPool, borrow, false)).build());
+    }
+
+    /** Starts {@code operations} callers of {@code gate} and returns them once each is queued, in their order. */
+    private List<QueuedCaller> queue(AdmissionGate gate, int operations) {
+        List<QueuedCaller> queued = new ArrayList<>();
+        for (int i = 0; i < operations; i++) {
+            int queuedBefore = gate.queueLength();
+            QueuedCaller caller = QueuedCaller.start(gate.workload() + "-" + callers.size(), gate, served);
+            callers.add(caller);
+            queued.add(caller);
+            while (gate.queueLength() == queuedBefore) {
+                Thread.onSpinWait();
+            }
+        }
+        return queued;
     }
 
     /** Returns once an owner waits for a borrowed place to come back. */
