@@ -1,7 +1,6 @@
 package dev.dbbulkhead.gate;
 
 import dev.dbbulkhead.share.WeightedShares;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -171,39 +170,15 @@ public final class LendingPool {
         }
     }
 
-    /** The borrower with operations queued, below its ceiling, furthest below its share; null when there is none. */
+    /** The borrower to run a queued operation on a free place, or null when no borrower may take one. */
     private @Nullable Borrower furthestBelowShare(long free) {
-        Borrower[] candidates = borrowers.toArray(new Borrower[0]);
-        int[] borrowed = new int[candidates.length];
-        boolean[] eligible = new boolean[candidates.length];
-        boolean anyEligible = false;
-        for (int i = 0; i < candidates.length; i++) {
-            borrowed[i] = candidates[i].borrowed();
-            eligible[i] = borrowed[i] < candidates[i].ceiling() && candidates[i].queued() > 0;
-            anyEligible |= eligible[i];
-        }
-        if (!anyEligible) {
-            return null;
-        }
-        long total = free;
-        List<WeightedShares.Claim> claims = new ArrayList<>(candidates.length);
-        for (int i = 0; i < candidates.length; i++) {
-            Borrower candidate = candidates[i];
-            total += borrowed[i];
-            long wanted = (long) borrowed[i] + (eligible[i] ? candidate.queued() : 0);
-            claims.add(new WeightedShares.Claim(Math.max(1, candidate.weight()),
-                    (int) Math.min(candidate.ceiling(), wanted)));
-        }
-        int[] shares = WeightedShares.split((int) Math.min(Integer.MAX_VALUE, total), claims);
-        int chosen = -1;
-        for (int i = 0; i < candidates.length; i++) {
-            // The counts were read at different instants: an eligible borrower is chosen even at its share, so that a
-            // free place never stays idle while one has an operation queued.
-            if (eligible[i] && (chosen < 0 || shares[i] - borrowed[i] > shares[chosen] - borrowed[chosen])) {
-                chosen = i;
+        for (Borrower borrower : borrowers) {
+            if (BorrowerShares.mayTakeOne(borrower, borrower.borrowed())) {
+                // Only then are the claims built: a release while no borrower queues decides without them.
+                return BorrowerShares.furthestBelowShare(borrowers.toArray(new Borrower[0]), free);
             }
         }
-        return candidates[chosen];
+        return null;
     }
 
     @Override

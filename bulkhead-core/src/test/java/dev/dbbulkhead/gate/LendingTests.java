@@ -125,17 +125,14 @@ class LendingTests {
     @Test
     void aLoneQueuingBorrowerTakesEveryPlaceTheLendersFreeUpToItsCeiling() throws Exception {
         LendingPool wide = new LendingPool("wide");
-        AdmissionGate wideLender = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(4)
-                .lending(GateLending.of(wide, 0, true)).build());
+        AdmissionGate wideLender = lenderOf(wide, 4);
         AdmissionGate idle = queuingBorrower(wide, "idle", 8, 4);
         AdmissionGate busy = queuingBorrower(wide, "busy", 1, 3);
         hold(wideLender, 4);
         hold(busy, 1);
         queue(busy, 4);
 
-        for (int freed = 1; freed <= 4; freed++) {
-            callers.remove(0).leave();
-        }
+        endFirstCallers(4);
 
         assertThat(busy.borrowed()).as("every freed place, up to its ceiling, though the other weighs more")
                 .isEqualTo(3);
@@ -147,8 +144,7 @@ class LendingTests {
     @Test
     void borrowersThatAllQueueBorrowInProportionToTheirB() throws Exception {
         LendingPool wide = new LendingPool("wide");
-        AdmissionGate wideLender = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8)
-                .lending(GateLending.of(wide, 0, true)).build());
+        AdmissionGate wideLender = lenderOf(wide, 8);
         AdmissionGate small = queuingBorrower(wide, "small", 1, 8);
         AdmissionGate large = queuingBorrower(wide, "large", 3, 8);
         hold(wideLender, 8);
@@ -157,9 +153,7 @@ class LendingTests {
         queue(small, 8);
         queue(large, 8);
 
-        for (int freed = 1; freed <= 8; freed++) {
-            callers.remove(0).leave();
-        }
+        endFirstCallers(8);
 
         assertThat(small.borrowed()).as("a quarter of the 8 lent places: B = 1 of 4").isEqualTo(2);
         assertThat(large.borrowed()).as("three quarters: B = 3 of 4").isEqualTo(6);
@@ -271,6 +265,19 @@ class LendingTests {
             QueuedCaller caller = QueuedCaller.start(gate.workload() + "-" + callers.size(), gate, served);
             callers.add(caller);
             assertThat(caller.outcome()).as(caller + " admitted").isEqualTo("admitted");
+        }
+    }
+
+    /** A gate of B = {@code maxConcurrent} that lends to {@code lendingPool} and borrows nothing. */
+    private static AdmissionGate lenderOf(LendingPool lendingPool, int maxConcurrent) {
+        return new AdmissionGate("orders", GateConfig.builder().maxConcurrent(maxConcurrent)
+                .lending(GateLending.of(lendingPool, 0, true)).build());
+    }
+
+    /** Ends the operations of the first {@code operations} callers started, one after the other. */
+    private void endFirstCallers(int operations) throws InterruptedException {
+        for (int ended = 0; ended < operations; ended++) {
+            callers.remove(0).leave();
         }
     }
 
