@@ -153,7 +153,7 @@ public final class LendingScenario {
      * (its {@code SET SESSION search_path}): unused, such a session would show {@code idle in transaction} all run
      * long.
      */
-    private static void endSetupTransactions(HikariDataSource pool, int size) throws SQLException {
+    static void endSetupTransactions(HikariDataSource pool, int size) throws SQLException {
         Connection[] held = new Connection[size];
         try {
             for (int i = 0; i < size; i++) {

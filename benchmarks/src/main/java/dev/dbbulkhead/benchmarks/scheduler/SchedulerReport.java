@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.scheduler;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
 
+import dev.dbbulkhead.benchmarks.lending.BorrowersScenario;
 import dev.dbbulkhead.benchmarks.lending.LendingRun;
 import dev.dbbulkhead.benchmarks.lending.LendingScenario;
 import dev.dbbulkhead.benchmarks.load.Outcome;
@@ -27,7 +28,8 @@ public final class SchedulerReport {
         StringBuilder text = new StringBuilder("### Targets\n\n").append(targets(result)).append('\n')
                 .append("### Cases\n\n").append(setup(result)).append("\n\n").append(cases(result)).append('\n')
                 .append("### Streams\n\n").append(streams(result)).append('\n')
-                .append("### Lending\n\n").append(lending(result)).append('\n');
+                .append("### Lending\n\n").append(lending(result)).append('\n')
+                .append("### Two borrowers\n\n").append(borrowers(result)).append('\n');
         failures(result, text);
         text.append("Run from ").append(result.began()).append(" to ").append(result.ended()).append(".\n\n")
                 .append(environment);
@@ -114,6 +116,23 @@ public final class SchedulerReport {
             lendingRows(table, "fair shares", result.lendingWithRules().detail());
         }
         lendingRows(table, "none", result.lendingWithoutRules());
+        return text.append(table).toString();
+    }
+
+    private static String borrowers(SchedulerRun.Result result) {
+        StringBuilder text = new StringBuilder("`BorrowersScenario`: `orders` (B = " + BorrowersScenario.ORDERS_B
+                + ") lends and offers no load; `" + BorrowersScenario.REPORTS + "` (B = " + BorrowersScenario.REPORTS_B
+                + ") and `" + BorrowersScenario.EXPORTS + "` (B = " + BorrowersScenario.EXPORTS_B
+                + "), Q = 8 and a 250 ms queue wait each, may each borrow " + BorrowersScenario.ORDERS_B
+                + "; each offered what Σ B serves of the sleep alone, for " + result.timing().window().toSeconds()
+                + " s; without lending, then with.\n\n");
+        MarkdownTable table = new MarkdownTable("run", "reports/s", "exports/s", "reports' share", "server peak",
+                "load average");
+        BorrowersScenario.Result borrowers = result.borrowers();
+        for (BorrowersScenario.Run run : List.of(borrowers.without(), borrowers.with())) {
+            table.row(run.label(), number(run.reportsPerSecond(), 0), number(run.exportsPerSecond(), 0),
+                    percent(run.reportsShare()), run.serverPeak(), number(run.loadAverage(), 2));
+        }
         return text.append(table).toString();
     }
 

@@ -2,6 +2,7 @@ package dev.dbbulkhead.benchmarks.scheduler;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.benchmarks.lending.BorrowersScenario;
 import dev.dbbulkhead.benchmarks.lending.LendingScenario;
 import dev.dbbulkhead.benchmarks.load.Arrivals;
 import dev.dbbulkhead.benchmarks.load.LoadStream;
@@ -39,7 +40,8 @@ import java.util.concurrent.locks.LockSupport;
  *       first and filling the queue;</li>
  *   <li><b>requests</b>: requests of three operations in a row under 3 × overload, without rules and with
  *       {@code inProgressFirst(true)};</li>
- *   <li><b>lending</b>: {@link LendingScenario} with fair shares on the borrowing workload.</li>
+ *   <li><b>lending</b>: {@link LendingScenario} with fair shares on the borrowing workload;</li>
+ *   <li><b>borrowers</b>: {@link BorrowersScenario}, two borrowers that both queue beside an idle lender.</li>
  * </ol>
  */
 public final class SchedulerRun {
@@ -122,7 +124,8 @@ public final class SchedulerRun {
                          GateCase.Result roomNoRules, GateCase.Result keyless, GateCase.Result criticalityLarge,
                          GateCase.Result criticalitySmall, RequestsResult requestsFifo,
                          RequestsResult requestsInProgressFirst, LendingResult lendingWithRules,
-                         LendingScenario.Result lendingWithoutRules, Instant began, Instant ended) {
+                         LendingScenario.Result lendingWithoutRules, BorrowersScenario.Result borrowers,
+                         Instant began, Instant ended) {
 
         /** Every target with its verdict. */
         public List<Target> targets() {
@@ -157,9 +160,11 @@ public final class SchedulerRun {
                 capacity, timing);
         LendingResult lendingWithRules = lendingWithRules(timing);
         LendingScenario.Result lendingWithoutRules = LendingScenario.run(timing.lending());
+        BorrowersScenario.Result borrowers = BorrowersScenario.run(timing.lending().warmUp(), timing.window(),
+                timing.lending().drain());
         return new Result(timing, closedLoop, capacity, noisy, noisyNoRules, twoTenants32,
                 twoTenantsHowTo, roomKeys, roomShares, roomNoRules, keyless, criticalityLarge, criticalitySmall, fifo,
-                inProgressFirst, lendingWithRules, lendingWithoutRules, began, Instant.now());
+                inProgressFirst, lendingWithRules, lendingWithoutRules, borrowers, began, Instant.now());
     }
 
     static String noisyTenant() {

@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.scheduler;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
 
+import dev.dbbulkhead.benchmarks.lending.BorrowersScenario;
 import dev.dbbulkhead.benchmarks.lending.LendingRun;
 import dev.dbbulkhead.benchmarks.lending.LendingScenario;
 import dev.dbbulkhead.gate.Criticality;
@@ -99,7 +100,29 @@ final class SchedulerTargets {
             lending(targets, "g. with fair shares on the borrower", result.lendingWithRules().detail());
         }
         lending(targets, "g. (reference) without rules", result.lendingWithoutRules());
+        borrowers(targets, result.borrowers());
         return targets;
+    }
+
+    /** Two borrowers that both queue beside an idle lender: the lent places used, split by B, Σ B kept. */
+    private static void borrowers(List<Target> targets, BorrowersScenario.Result borrowers) {
+        BorrowersScenario.Run with = borrowers.with();
+        double ratio = borrowers.goodputRatio();
+        targets.add(new Target("h. two borrowers queuing beside an idle lender: their goodput with lending ≥ "
+                + number(BorrowersScenario.GOODPUT_TARGET, 1) + " × without",
+                number(with.reportsPerSecond() + with.exportsPerSecond(), 0) + " against "
+                        + number(borrowers.without().reportsPerSecond() + borrowers.without().exportsPerSecond(), 0)
+                        + " commits/s: " + number(ratio, 2) + " ×",
+                Target.State.of(ratio >= BorrowersScenario.GOODPUT_TARGET)));
+        double share = with.reportsShare();
+        targets.add(new Target("h. the lent places split by B (1 and 3): `reports`' share of the borrowers' commits "
+                + percent(BorrowersScenario.REPORTS_SHARE) + " ± " + number(100 * BorrowersScenario.SHARE_TOLERANCE, 0)
+                + " points", percent(share) + " (without lending " + percent(borrowers.without().reportsShare()) + ")",
+                Target.State.of(Math.abs(share - BorrowersScenario.REPORTS_SHARE)
+                        <= BorrowersScenario.SHARE_TOLERANCE)));
+        targets.add(new Target("h. busy sessions on the server never above Σ B = " + BorrowersScenario.SUM_B,
+                "peak " + with.serverPeak() + " in " + with.samples() + " samples",
+                Target.State.of(with.serverPeak() <= BorrowersScenario.SUM_B)));
     }
 
     private static void lending(List<Target> targets, String label, LendingScenario.Result detail) {

@@ -2,6 +2,8 @@ package dev.dbbulkhead.benchmarks.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.benchmarks.lending.BorrowersScenario;
+import dev.dbbulkhead.benchmarks.load.CallLog;
 import dev.dbbulkhead.benchmarks.load.Outcome;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +51,16 @@ class SchedulerSmokeTests {
                 .as("keys sharing a hashed slot").hasSize(2 * SchedulerRun.COLLIDING_PAIRS);
 
         List<Target> targets = result.targets();
-        for (String part : List.of("a.", "b.", "c.", "d.", "e.", "f.", "g.")) {
+        for (BorrowersScenario.Run run : List.of(result.borrowers().without(), result.borrowers().with())) {
+            for (CallLog log : List.of(run.reports(), run.exports())) {
+                assertThat(log.offered()).as(run.label()).isPositive();
+                assertThat(log.counts().values().stream().mapToInt(Integer::intValue).sum())
+                        .as(run.label() + " counts every call once").isEqualTo(log.offered());
+                assertThat(log.counts().get(Outcome.FAILED)).as("unexpected failures: %s", log.firstFailure())
+                        .isZero();
+            }
+        }
+        for (String part : List.of("a.", "b.", "c.", "d.", "e.", "f.", "g.", "h.")) {
             assertThat(targets).as("targets of " + part).anyMatch(target -> target.target().startsWith(part));
         }
         assertThat(targets).filteredOn(target -> target.target().startsWith("g. (reference)")).hasSize(3)
