@@ -34,14 +34,9 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     static final long ONE_ADMITTED = 1L << 32;
     static final long ONE_OPERATION = ONE_ADMITTED | ONE_RUNNING;
     /** A releaser handing its slot over yields this many times, then pauses once (as HikariCP's hand-over does). */
-    static final int YIELDS_BETWEEN_PAUSES = 16;
-    /**
-     * The most a releaser yields for one hand-over: a bound that keeps its return independent of other threads. Kept
-     * small: when both processors are busy, each yield is a system call that takes from the work the waiter waits for;
-     * in the load harness at 20 to 32 callers, 64 with a pause every 16 cost 6 to 25 % less CPU a call than 4,096 with
-     * a pause every 256, and came within 1.06 × of {@code @Transactional} alone.
-     */
-    static final int MOST_HAND_OVER_YIELDS = 64;
+    static final int YIELDS_BETWEEN_PAUSES = 256;
+    /** The most a releaser yields for one hand-over: a bound that keeps its return independent of other threads. */
+    static final int MOST_HAND_OVER_YIELDS = 4_096;
     static final long PAUSE_NANOS = 10_000L;
 
     /** How a wait for a running slot ended, when it did not end by an interrupt. */
