@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.AbstractQueuedLongSynchronizer;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The ledger of the lent places of one connection pool: the places its <em>lenders</em> (gates configured to lend,
@@ -158,27 +157,25 @@ public final class LendingPool {
      * taken.
      */
     void lendToQueuedBorrowers() {
-        if (borrowers.isEmpty()) {
-            return;
-        }
-        while (!ledger.hasQueuedThreads()) {
+        // Whether any borrower may take a place is asked first: a release while none queues reads no lender's B and
+        // builds no claims.
+        while (!ledger.hasQueuedThreads() && anyBorrowerMayTakeOne()) {
             long free = capacity() - ledger.inUse();
-            Borrower next = free > 0 ? furthestBelowShare(free) : null;
+            Borrower next = free > 0 ? BorrowerShares.furthestBelowShare(borrowers.toArray(new Borrower[0]), free)
+                    : null;
             if (next == null || !next.runNextWaiterOnLentPlace()) {
                 return;
             }
         }
     }
 
-    /** The borrower to run a queued operation on a free place, or null when no borrower may take one. */
-    private @Nullable Borrower furthestBelowShare(long free) {
+    private boolean anyBorrowerMayTakeOne() {
         for (Borrower borrower : borrowers) {
             if (BorrowerShares.mayTakeOne(borrower, borrower.borrowed())) {
-                // Only then are the claims built: a release while no borrower queues decides without them.
-                return BorrowerShares.furthestBelowShare(borrowers.toArray(new Borrower[0]), free);
+                return true;
             }
         }
-        return null;
+        return false;
     }
 
     @Override

@@ -68,14 +68,10 @@ final class PermitHandout {
             if (mayRun && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
-            } else if (onLentPlace && !(hasDeadline && now - deadlineNanos >= 0)) {
-                Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
-                Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
-                reports.admitted(waitedNanos);
-                handedOut = true;
-                return permit;
-            } else if (running && !(hasDeadline && now - deadlineNanos >= 0)) {
-                boolean lends = places.lends();
+            } else if (mayRun && !(hasDeadline && now - deadlineNanos >= 0)) {
+                // On its own execution permit a lender's operation takes its ledger place too; on a lent place it
+                // holds one already.
+                boolean lends = running && places.lends();
                 boolean placed = !lends || places.takeOwn(hasDeadline, deadlineNanos);
                 if (lends && clocked) {
                     // A wait for the ledger place is a wait to run: the hold starts once the place is had.
@@ -83,7 +79,8 @@ final class PermitHandout {
                     waitedNanos = now - waitStart;
                 }
                 if (placed) {
-                    Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline, places.ownPermitPlace());
+                    Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline,
+                            running ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE);
                     Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
                     reports.admitted(waitedNanos);
                     handedOut = true;

@@ -26,9 +26,10 @@ final class PoolPlaces implements LendingPool.Borrower {
     private final int borrowCeiling;
     /** Borrowed places held right now: operations running beside the counts, each also holding a ledger place. */
     private final AtomicInteger borrowedNow = new AtomicInteger();
-    /** The gate, once it is built and it borrows: what the pool weighs it by. */
-    private @Nullable AdmissionGate borrower;
-    /** The counts of the gate, once it is built and it borrows: its queued operations, which may run on lent places. */
+    /**
+     * The counts of the gate, once it is built and it borrows: its queued operations, which may run on lent places,
+     * and its B in force, which the pool weighs it by.
+     */
     private @Nullable ScheduledCounts queue;
 
     PoolPlaces(GateLending lending) {
@@ -61,7 +62,6 @@ final class PoolPlaces implements LendingPool.Borrower {
             Objects.requireNonNull(pool).addLender(gate);
         }
         if (borrows()) {
-            this.borrower = gate;
             this.queue = (ScheduledCounts) counts;
             Objects.requireNonNull(pool).addBorrower(this);
         }
@@ -69,7 +69,7 @@ final class PoolPlaces implements LendingPool.Borrower {
 
     @Override
     public int weight() {
-        return Objects.requireNonNull(borrower).config().maxConcurrent();
+        return Objects.requireNonNull(queue).limits().maxConcurrent();
     }
 
     @Override
