@@ -6,14 +6,19 @@ import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * How long a fork of the load harness warms up and measures, and which caller configurations it measures. The run
  * hands them to each fork as options, {@code --warmup 5s --settle 1s --iterations 4 --iteration-time 1.5s
  * --callers 1,8,32,v64,v512}, the same options {@code path-cost} takes.
  *
- * @param warmup        how long 8 platform callers run before anything is measured: HikariCP opens its
+ * @param warmup        how long the warm-up runs before anything is measured, shared equally by 8 platform callers
+ *                      and then each caller configuration in turn ({@link #warmUpCallers()}): HikariCP opens its
  *                      connections, the JIT compiles the proxies (a call costs about 100 µs, so thousands of calls)
+ *                      and, with more callers than places, the paths where callers wait. Warmed with 8 callers alone,
+ *                      the first configurations measured ran while those were still compiling: 32 callers measured
+ *                      first gave a third of the calls per second they gave after 20 and 24 callers had run
  * @param settle        how long each caller configuration runs before its first iteration, so that a queue
  *                      of its callers has formed and the JIT has seen its threads
  * @param iterations    measurement iterations per caller configuration
@@ -46,6 +51,16 @@ record LoadSettings(Duration warmup, Duration settle, int iterations, Duration i
             case "--callers" -> new LoadSettings(warmup, settle, iterations, iterationTime, Callers.parseList(value));
             default -> throw new IllegalArgumentException("Unknown option " + option);
         };
+    }
+
+    /** What the warm-up runs, in order: 8 platform callers (nobody waits), then each measured configuration. */
+    List<Callers> warmUpCallers() {
+        return Stream.concat(Stream.of(Callers.WARM_UP), callers.stream()).toList();
+    }
+
+    /** How long each of {@link #warmUpCallers()} runs: an equal share of the warm-up. */
+    Duration warmUpShare() {
+        return warmup.dividedBy(warmUpCallers().size());
     }
 
     /** The options that give these settings to a fork. */
@@ -84,11 +99,11 @@ record LoadSettings(Duration warmup, Duration settle, int iterations, Duration i
         }
     }
 
-    /** "5 s warm-up with 8 platform threads, then per caller configuration 1 s settling and 4 × 1.5 s". */
+    /** "5 s warm-up (8 platform threads, then each caller configuration in turn, …), then per caller …". */
     String describe() {
-        return seconds(warmup) + " warm-up with " + Callers.WARM_UP.label() + ", then per caller configuration ("
-                + tokens(", ") + ") " + seconds(settle) + " settling and " + iterations + " × "
-                + seconds(iterationTime) + " measured";
+        return seconds(warmup) + " warm-up (" + Callers.WARM_UP.label() + ", then each caller configuration in turn,"
+                + " equal shares), then per caller configuration (" + tokens(", ") + ") " + seconds(settle)
+                + " settling and " + iterations + " × " + seconds(iterationTime) + " measured";
     }
 
     private String tokens(String separator) {

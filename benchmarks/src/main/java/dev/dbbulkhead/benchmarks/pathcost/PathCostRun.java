@@ -18,9 +18,10 @@ import java.util.List;
  * [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...] [--callers 1,8,32,v64,v512]}:
  * <ul>
  *   <li>{@code --quick}: 1 fork, 1 s warm-up, 0.3 s settling, 2 × 0.5 s iterations, about a minute;</li>
- *   <li>default: 2 forks per path, 5 s warm-up with 8 platform callers, then for each caller configuration
- *       1 s settling and 4 × 1.5 s iterations: about 43 s a fork with the JVM, PostgreSQL and the application
- *       starting, so about 8 minutes for the six paths (15 with {@code --before});</li>
+ *   <li>default: 2 forks per path, 5 s warm-up (8 platform callers, then each caller configuration), then for
+ *       each caller configuration 1 s settling and 4 × 1.5 s iterations: about 43 s a fork with the JVM,
+ *       PostgreSQL and the application starting, so about 8 minutes for the six paths (15 with
+ *       {@code --before});</li>
  *   <li>{@code --before JAR}: the starter paths also run from that benchmarks jar, built from the product before a
  *       change (it holds this same harness), each next to this build's fork of the same path;
  *       {@code @Transactional} alone and Resilience4j run from this build only;</li>

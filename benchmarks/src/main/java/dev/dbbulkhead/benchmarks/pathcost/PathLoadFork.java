@@ -12,9 +12,10 @@ import java.util.function.Consumer;
  * of {@link LoadSettings#arguments()}; it prints one {@link IterationResult} line a measured iteration on its
  * standard output.
  *
- * <p>The fork starts PostgreSQL and the path's application, warms up with 8 platform callers, then runs each caller
- * configuration as a closed loop: the callers start, settle, are measured for a number of consecutive windows, and
- * are stopped and joined before the next configuration starts.
+ * <p>The fork starts PostgreSQL and the path's application and warms up: 8 platform callers, then each caller
+ * configuration in turn, so that the JIT has compiled the waiting paths too before anything is measured. It then runs
+ * each caller configuration as a closed loop: the callers start, settle, are measured for a number of consecutive
+ * windows, and are stopped and joined before the next configuration starts.
  */
 public final class PathLoadFork {
 
@@ -41,9 +42,11 @@ public final class PathLoadFork {
         BenchDatabase database = BenchDatabase.create();
         try (PathApplication application = PathApplication.start(path, database.database())) {
             ServerCpu server = ServerCpu.of(database.database());
-            try (ClosedLoop warmUp = ClosedLoop.start(application, Callers.WARM_UP)) {
-                pause(settings.warmup());
-                reportErrors(path, warmUp);
+            for (Callers warming : settings.warmUpCallers()) {
+                try (ClosedLoop warmUp = ClosedLoop.start(application, warming)) {
+                    pause(settings.warmUpShare());
+                    reportErrors(path, warmUp);
+                }
             }
             for (Callers callers : settings.callers()) {
                 try (ClosedLoop loop = ClosedLoop.start(application, callers)) {

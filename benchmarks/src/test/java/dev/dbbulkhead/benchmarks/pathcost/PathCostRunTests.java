@@ -183,8 +183,18 @@ class PathCostRunTests {
         assertThat(LoadSettings.duration("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(LoadSettings.duration("2")).isEqualTo(Duration.ofSeconds(2));
         assertThat(LoadSettings.duration("PT0.3S")).isEqualTo(Duration.ofMillis(300));
-        assertThat(LoadSettings.FULL.describe()).isEqualTo("5 s warm-up with 8 platform threads, then per caller"
-                + " configuration (1, 8, 32, v64, v512) 1 s settling and 4 × 1.5 s measured");
+        assertThat(LoadSettings.FULL.describe()).isEqualTo("5 s warm-up (8 platform threads, then each caller"
+                + " configuration in turn, equal shares), then per caller configuration (1, 8, 32, v64, v512) 1 s"
+                + " settling and 4 × 1.5 s measured");
+    }
+
+    @Test
+    void theWarmUpRunsEightCallersThenEachMeasuredConfigurationForAnEqualShare() {
+        LoadSettings settings = new LoadSettings(Duration.ofSeconds(30), Duration.ofSeconds(1), 4,
+                Duration.ofSeconds(1), Callers.parseList("20,32,v64"));
+
+        assertThat(settings.warmUpCallers()).extracting(Callers::token).containsExactly("8", "20", "32", "v64");
+        assertThat(settings.warmUpShare()).isEqualTo(Duration.ofMillis(7_500));
     }
 
     @Test
@@ -215,7 +225,7 @@ class PathCostRunTests {
                 Optional.of(Path.of("some", "where", "benchmarks-before.jar")), List.of(UserPath.values()));
 
         assertThat(PathCostRun.settingsLine(options)).startsWith("Load harness: 2 forks per path (odd rounds in path"
-                        + " order, even rounds reversed), each 1 s warm-up with 8 platform threads")
+                        + " order, even rounds reversed), each 1 s warm-up (8 platform threads, then each caller")
                 .endsWith("; starter paths also from `benchmarks-before.jar` (before)");
     }
 
