@@ -4,6 +4,7 @@ import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
+import dev.dbbulkhead.saturation.SamplerSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -67,6 +68,9 @@ public class BulkheadProperties {
     /** What the dbbulkheads actuator endpoint shows. */
     private final Endpoint endpoint = new Endpoint();
 
+    /** The database's own signals of saturation, read from the server of the primary data source. */
+    private final Database database = new Database();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -113,6 +117,72 @@ public class BulkheadProperties {
 
     public Endpoint getEndpoint() {
         return endpoint;
+    }
+
+    public Database getDatabase() {
+        return database;
+    }
+
+    /** The database's own signals of saturation, read from the server of the primary data source. */
+    public static class Database {
+
+        /** How the database's signals are sampled. */
+        private final Signals signals = new Signals();
+
+        public Signals getSignals() {
+            return signals;
+        }
+    }
+
+    /**
+     * A sampler that reads, on a session of its own (one more connection per instance), what the server's sessions of
+     * the database wait for, its oldest lock wait and its commit, rollback and deadlock counts. PostgreSQL only.
+     */
+    public static class Signals {
+
+        /** Whether to sample the database's signals. */
+        private boolean enabled;
+
+        /** The time from the end of one sample to the start of the next; from 100ms to 1h. */
+        private Duration interval = SamplerSettings.DEFAULT_INTERVAL;
+
+        /** The longest a sample may take before the server ends it; above 0 and at most the interval. */
+        private Duration queryTimeout = SamplerSettings.DEFAULT_QUERY_TIMEOUT;
+
+        /** The database server's processors, which PostgreSQL does not report; from 1 to 4096. Default: not known. */
+        private @Nullable Integer serverCpus;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public Duration getQueryTimeout() {
+            return queryTimeout;
+        }
+
+        public void setQueryTimeout(Duration queryTimeout) {
+            this.queryTimeout = queryTimeout;
+        }
+
+        public @Nullable Integer getServerCpus() {
+            return serverCpus;
+        }
+
+        public void setServerCpus(@Nullable Integer serverCpus) {
+            this.serverCpus = serverCpus;
+        }
     }
 
     /** What the dbbulkheads actuator endpoint shows. */

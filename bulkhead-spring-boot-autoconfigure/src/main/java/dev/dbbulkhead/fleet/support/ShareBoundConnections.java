@@ -15,9 +15,10 @@ import javax.sql.DataSource;
  * checked at that moment ({@link dev.dbbulkhead.fleet.FleetMember#connectionsAllowed()}), so that an instance
  * resumed after a pause past its lease opens none on a share it no longer holds, and a connection HikariCP had begun
  * to open while a lower share was applied does not join the pool above it. Asked only when a connection is opened,
- * never when one is borrowed.
+ * never when one is borrowed. Public only so that the starter's side pools
+ * ({@link dev.dbbulkhead.jdbc.side.SideConnections}) can tell it apart and open their connections from the URL.
  */
-final class ShareBoundConnections extends DataSourceDecorator {
+public final class ShareBoundConnections extends DataSourceDecorator {
 
     private final HikariDataSource pool;
     private volatile IntSupplier allowance;

@@ -1,0 +1,57 @@
+package dev.dbbulkhead.saturation;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One sample of what the database's server says of its own saturation, taken by one short query.
+ *
+ * @param sampledAtNanos when the sample was read, on this JVM's {@link System#nanoTime()}
+ * @param activeSessions the server's sessions of this database running a statement, other than the sampler's own,
+ *                       by what they waited for at that instant; a class no session was in is absent
+ * @param oldestLockWait how long the longest lock wait of a session of this database had lasted; {@code null} when no
+ *                       session waited for a lock, or when the server does not say (before PostgreSQL 14)
+ * @param commits        transactions committed in this database since the server's statistics were last reset
+ * @param rollbacks      transactions rolled back in this database, likewise
+ * @param deadlocks      deadlocks detected in this database, likewise
+ * @param replicaLag     the largest replay lag of the server's replicas; {@code null} when it has none, or none is
+ *                       visible to the sampler's role
+ * @param queryTime      how long the sample's query took, from sending it to reading its row: the sampler's own cost
+ */
+public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
+                              @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
+                              @Nullable Duration replicaLag, Duration queryTime) {
+
+    public DatabaseSignals {
+        Objects.requireNonNull(queryTime, "queryTime");
+        EnumMap<WaitClass, Integer> copy = new EnumMap<>(WaitClass.class);
+        activeSessions.forEach((waitClass, sessions) -> {
+            if (sessions < 0) {
+                throw new IllegalArgumentException("sessions of " + waitClass + " must be at least 0, was " + sessions);
+            }
+            if (sessions > 0) {
+                copy.put(waitClass, sessions);
+            }
+        });
+        activeSessions = Collections.unmodifiableMap(copy);
+    }
+
+    /** Active sessions that were in {@code waitClass}. */
+    public int active(WaitClass waitClass) {
+        return activeSessions.getOrDefault(waitClass, 0);
+    }
+
+    /** All active sessions of the database, the sampler's own not counted. */
+    public int active() {
+        return activeSessions.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /** Sessions waiting for a heavyweight lock. */
+    public int lockWaiters() {
+        return active(WaitClass.LOCK);
+    }
+}

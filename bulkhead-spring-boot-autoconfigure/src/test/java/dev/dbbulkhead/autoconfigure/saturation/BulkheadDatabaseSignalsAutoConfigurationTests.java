@@ -1,0 +1,134 @@
+package dev.dbbulkhead.autoconfigure.saturation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
+import dev.dbbulkhead.autoconfigure.SharedDatabase;
+import dev.dbbulkhead.metrics.DatabaseSignalsMeterBinder;
+import dev.dbbulkhead.saturation.DatabaseSampler;
+import dev.dbbulkhead.saturation.SignalAccess;
+import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
+import dev.dbbulkhead.testing.Await;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+@Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
+class BulkheadDatabaseSignalsAutoConfigurationTests {
+
+    private static final String SIGNALS = "db.bulkhead.database.signals.";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
+                    BulkheadDatabaseSignalsAutoConfiguration.class))
+            .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+            .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2");
+
+    @Test
+    void theSignalsAreOffByDefaultSoNoSamplerAndNoConnectionOfItsOwn() {
+        runner.run(context -> assertThat(context).hasNotFailed()
+                .doesNotHaveBean(DatabaseSignalsSampling.class)
+                .doesNotHaveBean(DatabaseSignalsMeterBinder.class));
+    }
+
+    @Test
+    void enabledTheSamplerReadsTheServerOnASessionOfItsOwnAndTheMetersShowWhatItRead() {
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=100ms",
+                SIGNALS + "query-timeout=100ms", SIGNALS + "server-cpus=2").run(context -> {
+                    assertThat(context).hasNotFailed().hasSingleBean(DatabaseSignalsMeterBinder.class);
+                    DatabaseSignalsSampling sampling = context.getBean(DatabaseSignalsSampling.class);
+                    DatabaseSampler sampler = sampling.sampler();
+                    Await.until("a sample", () -> sampler.latest().isPresent());
+                    context.getBean(DatabaseSignalsMeterBinder.class).bindTo(context.getBean(MeterRegistry.class));
+
+                    assertThat(sampling.access()).isEqualTo(SignalAccess.WHOLE_SERVER);
+                    assertThat(sampler.settings().serverCpus()).isEqualTo(2);
+                    assertThat(sampler.settings().interval()).isEqualTo(Duration.ofMillis(100));
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.get(DatabaseSignalsMeterBinder.COMMITS).functionCounter().count()).isPositive();
+                    assertThat(meters.get(DatabaseSignalsMeterBinder.SAMPLE_DURATION).timeGauge()
+                            .value(TimeUnit.NANOSECONDS)).isPositive();
+                    assertThat(meters.get(DatabaseSignalsMeterBinder.SESSIONS).gauges()).hasSize(7);
+                    assertThat(meters.get(DatabaseSignalsMeterBinder.SAMPLE_FAILURES).gauge().value()).isZero();
+                    assertThat(samplerSessions()).as("the sampler's session on the server").isEqualTo(1);
+                });
+    }
+
+    @Test
+    void stoppedTheApplicationClosesTheSamplersSession() {
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=100ms", SIGNALS + "query-timeout=100ms")
+                .run(context -> {
+                    DatabaseSampler sampler = context.getBean(DatabaseSignalsSampling.class).sampler();
+                    Await.until("a sample", () -> sampler.latest().isPresent());
+                    context.close();
+
+                    assertThat(sampler.sampleOnce()).as("closed").isFalse();
+                    // The server ends a session's process once it reads the close; the test waits for that.
+                    Await.until("the sampler's session gone from the server", () -> samplerSessions() == 0);
+                });
+    }
+
+    private static int samplerSessions() {
+        try (Connection observer = SharedDatabase.DATABASE.connect();
+             Statement statement = observer.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                     + " WHERE query LIKE '%pg_stat_database counts%' AND pid <> pg_backend_pid()")) {
+            row.next();
+            return row.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void aValueOutOfRangeStopsStartUpNamingTheKeyTheValueAndTheRange() {
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=50ms").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(BulkheadConfigurationException.class)
+                    .hasMessageContaining(SIGNALS + "interval").hasMessageContaining("PT0.05S")
+                    .hasMessageContaining("between 100ms and 1h");
+        });
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=1s", SIGNALS + "query-timeout=2s")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining(SIGNALS + "query-timeout").hasMessageContaining("at most the interval"));
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "server-cpus=0")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining(SIGNALS + "server-cpus").hasMessageContaining("between 1 and 4096"));
+    }
+
+    @Test
+    void onADatabaseThatIsNotPostgresqlStartUpGoesOnWithAFindingAndNothingIsSampled(CapturedOutput output) {
+        new ApplicationContextRunner()
+                .withConfiguration(SharedDatabase.BOOT_JDBC)
+                .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
+                        BulkheadDatabaseSignalsAutoConfiguration.class))
+                .withPropertyValues("spring.datasource.url=jdbc:h2:mem:signals", "spring.datasource.username=sa",
+                        "db.bulkhead.workloads.orders.max-concurrent=2", SIGNALS + "enabled=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    DatabaseSignalsSampling sampling = context.getBean(DatabaseSignalsSampling.class);
+                    Await.until("the finding", () -> sampling.access() == SignalAccess.NOT_POSTGRESQL
+                            && output.getAll().contains("is not PostgreSQL"));
+
+                    assertThat(output.getAll()).contains("The database is not PostgreSQL: its signals are not"
+                            + " sampled, and limits follow latency alone");
+                    assertThat(sampling.sampler().latest()).isEmpty();
+                    assertThat(sampling.sampler().failuresInARow()).isZero();
+                });
+    }
+}
