@@ -22,6 +22,7 @@ import dev.dbbulkhead.benchmarks.scheduler.SchedulerReport;
 import dev.dbbulkhead.benchmarks.scheduler.SchedulerRun;
 import dev.dbbulkhead.benchmarks.shares.SharesReport;
 import dev.dbbulkhead.benchmarks.shares.SharesRun;
+import dev.dbbulkhead.benchmarks.signals.SignalsCostRun;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ import java.util.Optional;
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
- * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler]
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler|signals]
  * [--out DIR] [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
@@ -40,7 +41,8 @@ import java.util.Optional;
  * {@code --paths A,B}, {@code --callers 1,8,32,v64,v512}) are described in {@link PathCostRun}. {@code shares} takes
  * {@code --before JAR} alone: the benchmarks jar of the build before the admission rules, whose gate-cost benchmarks
  * then run beside this build's ({@link SharesRun}). {@code scheduler} ({@link SchedulerRun}) is not part of {@code all}:
- * it measures whichever gate the build has against the scheduler's targets, in about three minutes.
+ * it measures whichever gate the build has against the scheduler's targets, in about three minutes. Nor is
+ * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds.
  */
 public final class BenchmarkSuite {
 
@@ -48,7 +50,8 @@ public final class BenchmarkSuite {
     }
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
-            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler]"
+            + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler"
+            + "|signals]"
             + " [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
@@ -66,7 +69,7 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares", "lending", "scheduler").contains(what)
+                "retry-amplification", "shares", "lending", "scheduler", "signals").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -132,9 +135,13 @@ public final class BenchmarkSuite {
             System.out.println(SchedulerReport.targets(result));
             System.out.println("scheduler written to " + out.resolve(SchedulerReport.FILE));
         }
+        if (what.equals("signals")) {
+            SignalsCostRun.run(quick, out);
+            System.out.println("database signals' cost written to " + out.resolve("signals.md"));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
-        if (!what.equals("scheduler")) {
-            // The scheduler's report carries its own; the gate cost's environment stays the gate cost's.
+        if (!what.equals("scheduler") && !what.equals("signals")) {
+            // The scheduler's and the signals' reports carry their own; the gate cost's environment stays its own.
             Files.writeString(out.resolve("environment.md"), environment);
         }
         System.out.println(environment);

@@ -29,10 +29,10 @@ import java.util.Optional;
  * the kernel adds to the postmaster's {@code cutime}/{@code cstime} when it reaps them. Where that cannot be read
  * (another machine's server, a container's, no {@code /proc}) the time is {@link #NOT_MEASURED}, never 0.
  */
-final class ServerCpu {
+public final class ServerCpu {
 
     /** The reading of a server whose processes cannot be read. */
-    static final long NOT_MEASURED = -1;
+    public static final long NOT_MEASURED = -1;
 
     private static final Path PROC = Path.of("/proc");
     private static final String SERVER_COMMAND = "postgres";
@@ -48,19 +48,19 @@ final class ServerCpu {
     }
 
     /** The server of {@code database}, measured if its processes are this machine's and readable. */
-    static ServerCpu of(TestDatabase database) {
+    public static ServerCpu of(TestDatabase database) {
         return postmasterOf(database)
                 .map(pid -> new ServerCpu(pid, 1_000_000_000L / ticksPerSecond()))
                 .orElseGet(() -> new ServerCpu(NOT_MEASURED, 0));
     }
 
     /** True when {@link #nanos()} reads the server's processes. */
-    boolean measured() {
+    public boolean measured() {
         return postmaster != NOT_MEASURED;
     }
 
     /** The server's processes' user and system CPU time since they started, or {@link #NOT_MEASURED}. */
-    long nanos() {
+    public long nanos() {
         if (!measured()) {
             return NOT_MEASURED;
         }
