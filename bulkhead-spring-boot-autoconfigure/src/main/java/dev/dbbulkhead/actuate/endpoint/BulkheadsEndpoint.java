@@ -20,6 +20,10 @@ import dev.dbbulkhead.limit.LimitSnapshot;
 import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.metrics.KeyTally;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
+import dev.dbbulkhead.saturation.DatabaseSampler;
+import dev.dbbulkhead.saturation.DatabaseSignals;
+import dev.dbbulkhead.saturation.SamplerSettings;
+import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -101,6 +105,7 @@ public class BulkheadsEndpoint {
     private final @Nullable RequestDeadlineDescriptor requestDeadline;
     private final KeyTallies keyTallies;
     private final KeyDisplay keyDisplay;
+    private final @Nullable ObjectProvider<DatabaseSignalsSampling> database;
 
     /** An endpoint of workloads whose B is fixed. */
     public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
@@ -175,6 +180,26 @@ public class BulkheadsEndpoint {
                              @Nullable ObjectProvider<WatchedPools> ungated,
                              @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies,
                              KeyDisplay keyDisplay) {
+        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline, keyTallies,
+                keyDisplay, null);
+    }
+
+    /**
+     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
+     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
+     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
+     * @param requestDeadline how requests get their deadlines; null when they get none
+     * @param keyTallies      the busiest keys of the workloads with fair shares
+     * @param keyDisplay      how keys are shown
+     * @param database        the sampler of the database's signals, when they are sampled; null or empty otherwise
+     */
+    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
+                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
+                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
+                             @Nullable ObjectProvider<WatchedPools> ungated,
+                             @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies,
+                             KeyDisplay keyDisplay, @Nullable ObjectProvider<DatabaseSignalsSampling> database) {
+        this.database = database;
         this.keyDisplay = keyDisplay;
         this.keyTallies = keyTallies;
         this.requestDeadline = requestDeadline;
@@ -194,7 +219,7 @@ public class BulkheadsEndpoint {
         for (String name : registry.names()) {
             workloads.put(name, describe(registry.template(name)));
         }
-        return new BulkheadsDescriptor(workloads, budget(), fleet(), ungated(), requestDeadline);
+        return new BulkheadsDescriptor(workloads, budget(), fleet(), ungated(), requestDeadline, database());
     }
 
     /** One workload; none (HTTP 404) for an unknown name. */
@@ -311,6 +336,11 @@ public class BulkheadsEndpoint {
         return membership().map(member -> FleetDescriptor.of(member.snapshot(), member.ceilings())).orElse(null);
     }
 
+    private @Nullable DatabaseDescriptor database() {
+        DatabaseSignalsSampling sampling = database == null ? null : database.getIfAvailable();
+        return sampling == null ? null : DatabaseDescriptor.of(sampling);
+    }
+
     private @Nullable UngatedDescriptor ungated() {
         WatchedPools pools = ungated == null ? null : ungated.getIfAvailable();
         if (pools == null) {
@@ -339,16 +369,76 @@ public class BulkheadsEndpoint {
      * @param fleet     this instance's fleet membership; null unless {@code db.bulkhead.fleet.coordination} is on
      * @param ungated   connections borrowed outside every gate, per pool watched; null when nothing watches them
      * @param requestDeadline how HTTP requests get their deadlines; null when they get none
+     * @param database  the database's signals as last sampled; null unless {@code db.bulkhead.database.signals} is on
      */
     public record BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
                                       @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated,
-                                      @Nullable RequestDeadlineDescriptor requestDeadline)
+                                      @Nullable RequestDeadlineDescriptor requestDeadline,
+                                      @Nullable DatabaseDescriptor database)
             implements OperationResponseBody {
 
-        /** An answer without the ungated and request deadline sections. */
+        /** An answer without the ungated, request deadline and database sections. */
         public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
                                    @Nullable FleetDescriptor fleet) {
-            this(workloads, budget, fleet, null, null);
+            this(workloads, budget, fleet, null, null, null);
+        }
+
+        /** An answer without the database section. */
+        public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
+                                   @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated,
+                                   @Nullable RequestDeadlineDescriptor requestDeadline) {
+            this(workloads, budget, fleet, ungated, requestDeadline, null);
+        }
+    }
+
+    /**
+     * The database's own signals, as its sampler last read them from the server of the primary data source.
+     *
+     * @param access         what the sampler's role sees: {@code whole_server}, {@code own_role_only} (other roles'
+     *                       sessions are not counted) or {@code not_postgresql} (nothing is sampled)
+     * @param interval       the time between samples (ISO-8601)
+     * @param serverCpus     the server's processors as configured; null when not known
+     * @param sampledAgo     how long ago the last sample was read (ISO-8601); null before the first
+     * @param current        whether that sample is recent enough to steer by (within three intervals)
+     * @param activeSessions the sessions running a statement, by what they waited for ({@code cpu}, {@code lock},
+     *                       {@code lwlock}, {@code io}, {@code ipc}, {@code client}, {@code other}); classes with none
+     *                       left out
+     * @param oldestLockWait the longest lock wait of a session of the database (ISO-8601); null when none waited
+     * @param commits        the server's count of committed transactions, as last read; null before the first sample
+     * @param rollbacks      likewise, rolled back
+     * @param deadlocks      likewise, deadlocks
+     * @param replicaLag     the largest replay lag of the server's replicas (ISO-8601); null when none
+     * @param queryTime      how long the last sample's query took (ISO-8601); null before the first
+     * @param failuresInARow samples failed since the last that succeeded
+     */
+    public record DatabaseDescriptor(String access, String interval, @Nullable Integer serverCpus,
+                                     @Nullable String sampledAgo, boolean current, Map<String, Integer> activeSessions,
+                                     @Nullable String oldestLockWait, @Nullable Long commits, @Nullable Long rollbacks,
+                                     @Nullable Long deadlocks, @Nullable String replicaLag, @Nullable String queryTime,
+                                     int failuresInARow) {
+
+        static DatabaseDescriptor of(DatabaseSignalsSampling sampling) {
+            DatabaseSampler sampler = sampling.sampler();
+            SamplerSettings settings = sampler.settings();
+            Integer cpus = settings.serverCpus() == SamplerSettings.UNKNOWN_CPUS ? null : settings.serverCpus();
+            String access = sampling.access().name().toLowerCase(Locale.ROOT);
+            DatabaseSignals last = sampler.latest().orElse(null);
+            if (last == null) {
+                return new DatabaseDescriptor(access, settings.interval().toString(), cpus, null, false, Map.of(),
+                        null, null, null, null, null, null, sampler.failuresInARow());
+            }
+            Map<String, Integer> active = new LinkedHashMap<>();
+            last.activeSessions().forEach((waitClass, sessions) ->
+                    active.put(waitClass.name().toLowerCase(Locale.ROOT), sessions));
+            return new DatabaseDescriptor(access, settings.interval().toString(), cpus,
+                    Duration.ofNanos(System.nanoTime() - last.sampledAtNanos()).toString(),
+                    sampler.current().isPresent(), active, text(last.oldestLockWait()), last.commits(),
+                    last.rollbacks(), last.deadlocks(), text(last.replicaLag()), last.queryTime().toString(),
+                    sampler.failuresInARow());
+        }
+
+        private static @Nullable String text(@Nullable Duration duration) {
+            return duration == null ? null : duration.toString();
         }
     }
 

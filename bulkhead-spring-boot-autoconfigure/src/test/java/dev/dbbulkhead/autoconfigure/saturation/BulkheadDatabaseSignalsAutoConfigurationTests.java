@@ -2,9 +2,12 @@ package dev.dbbulkhead.autoconfigure.saturation;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.DatabaseDescriptor;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.SharedDatabase;
+import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
 import dev.dbbulkhead.metrics.DatabaseSignalsMeterBinder;
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.SignalAccess;
@@ -35,15 +38,40 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .with(SharedDatabase::onBootJdbc)
             .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class,
-                    BulkheadDatabaseSignalsAutoConfiguration.class))
+                    BulkheadDatabaseSignalsAutoConfiguration.class, BulkheadEndpointAutoConfiguration.class))
             .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-            .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2");
+            .withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2", "spring.jmx.enabled=true",
+                    "management.endpoints.jmx.exposure.include=dbbulkheads");
 
     @Test
     void theSignalsAreOffByDefaultSoNoSamplerAndNoConnectionOfItsOwn() {
-        runner.run(context -> assertThat(context).hasNotFailed()
-                .doesNotHaveBean(DatabaseSignalsSampling.class)
-                .doesNotHaveBean(DatabaseSignalsMeterBinder.class));
+        runner.run(context -> {
+            assertThat(context).hasNotFailed()
+                    .doesNotHaveBean(DatabaseSignalsSampling.class)
+                    .doesNotHaveBean(DatabaseSignalsMeterBinder.class);
+            assertThat(context.getBean(BulkheadsEndpoint.class).bulkheads().database()).isNull();
+        });
+    }
+
+    @Test
+    void theEndpointShowsWhatTheSamplerLastReadAndWhatItsRoleSees() {
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=100ms",
+                SIGNALS + "query-timeout=100ms").run(context -> {
+                    DatabaseSampler sampler = context.getBean(DatabaseSignalsSampling.class).sampler();
+                    Await.until("a sample", () -> sampler.latest().isPresent());
+
+                    DatabaseDescriptor database = context.getBean(BulkheadsEndpoint.class).bulkheads().database();
+                    assertThat(database).isNotNull();
+                    assertThat(database.access()).isEqualTo("whole_server");
+                    assertThat(database.interval()).isEqualTo("PT0.1S");
+                    assertThat(database.serverCpus()).as("not configured").isNull();
+                    assertThat(database.sampledAgo()).isNotNull();
+                    assertThat(database.commits()).isNotNull().isPositive();
+                    assertThat(database.queryTime()).startsWith("PT");
+                    assertThat(database.failuresInARow()).isZero();
+                    assertThat(database.activeSessions().keySet())
+                            .isSubsetOf("cpu", "lock", "lwlock", "io", "ipc", "client", "other");
+                });
     }
 
     @Test

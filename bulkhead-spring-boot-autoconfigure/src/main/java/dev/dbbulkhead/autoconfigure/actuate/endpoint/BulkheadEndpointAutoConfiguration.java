@@ -7,10 +7,12 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.metrics.KeyTallies;
+import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.time.Duration;
@@ -30,7 +32,7 @@ import org.springframework.context.annotation.Bean;
 
 /** The {@code dbbulkheads} actuator endpoint, when the actuator is on the class path and the endpoint is exposed. */
 @AutoConfiguration(after = {BulkheadAutoConfiguration.class, BulkheadFleetAutoConfiguration.class,
-        UngatedWorkAutoConfiguration.class})
+        UngatedWorkAutoConfiguration.class, BulkheadDatabaseSignalsAutoConfiguration.class})
 @ConditionalOnClass({Endpoint.class, ConditionalOnAvailableEndpoint.class})
 @ConditionalOnBean(BulkheadRegistry.class)
 @ConditionalOnAvailableEndpoint(BulkheadsEndpoint.class)
@@ -49,12 +51,13 @@ public final class BulkheadEndpointAutoConfiguration {
                                         ObjectProvider<FleetMembership> fleet,
                                         ObjectProvider<AdaptiveLimits> adaptiveLimits,
                                         ObjectProvider<WatchedPools> ungated,
-                                        ObjectProvider<KeyTallies> keyTallies) {
+                                        ObjectProvider<KeyTallies> keyTallies,
+                                        ObjectProvider<DatabaseSignalsSampling> database) {
         return new BulkheadsEndpoint(registry, totals, beanFactory, budget, fleet,
                 adaptiveLimits.getIfAvailable(AdaptiveLimits::new), ungated,
                 requestDeadline(properties.getRequestDeadline()), keyTallies.getIfAvailable(KeyTallies::new),
                 properties.getEndpoint().getShowKeys() == BulkheadProperties.ShowKeys.RAW
-                        ? BulkheadsEndpoint.KeyDisplay.RAW : BulkheadsEndpoint.KeyDisplay.HASHED);
+                        ? BulkheadsEndpoint.KeyDisplay.RAW : BulkheadsEndpoint.KeyDisplay.HASHED, database);
     }
 
     /** What the configuration says of request deadlines; null when requests get none. */
