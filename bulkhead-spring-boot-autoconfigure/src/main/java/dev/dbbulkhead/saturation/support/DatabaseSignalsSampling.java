@@ -6,6 +6,7 @@ import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 import org.springframework.context.SmartLifecycle;
 
@@ -22,6 +23,8 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
     private final DataSource sessions;
     private final System.Logger log;
     private final ScheduledThreadPoolExecutor scheduler;
+    /** Orders the sampler's start after the access is judged against the application's stop; held for moments. */
+    private final ReentrantLock lifecycle = new ReentrantLock();
     private volatile SignalAccess access = SignalAccess.WHOLE_SERVER;
     private volatile boolean running;
 
@@ -52,6 +55,10 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
         try (Connection connection = sessions.getConnection()) {
             access = SignalAccess.of(connection);
         } catch (SQLException | RuntimeException unreadable) {
+            if (!running) {
+                // Stopped while judging (the stop interrupts this thread): nothing to report, nothing to start.
+                return;
+            }
             // The sampler's own failures say the rest; the access is judged again by nothing, and assumed whole.
             log.log(Level.WARNING, "Could not judge what the database's statistics show this role; sampling anyway",
                     unreadable);
@@ -65,14 +72,26 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
             case WHOLE_SERVER -> {
             }
         }
-        if (access != SignalAccess.NOT_POSTGRESQL && running) {
-            sampler.start(scheduler);
+        // Under the lock stop() takes to clear running: the sampler starts before the stop, which then closes it, or
+        // not at all; never on a sampler the stop already closed.
+        lifecycle.lock();
+        try {
+            if (access != SignalAccess.NOT_POSTGRESQL && running) {
+                sampler.start(scheduler);
+            }
+        } finally {
+            lifecycle.unlock();
         }
     }
 
     @Override
     public void stop() {
-        running = false;
+        lifecycle.lock();
+        try {
+            running = false;
+        } finally {
+            lifecycle.unlock();
+        }
         try {
             sampler.close();
         } finally {
