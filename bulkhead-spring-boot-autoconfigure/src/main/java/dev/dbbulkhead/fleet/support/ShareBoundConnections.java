@@ -3,6 +3,7 @@ package dev.dbbulkhead.fleet.support;
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
 import dev.dbbulkhead.jdbc.DataSourceDecorator;
+import dev.dbbulkhead.jdbc.side.PoolBoundDataSource;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Objects;
@@ -15,10 +16,10 @@ import javax.sql.DataSource;
  * checked at that moment ({@link dev.dbbulkhead.fleet.FleetMember#connectionsAllowed()}), so that an instance
  * resumed after a pause past its lease opens none on a share it no longer holds, and a connection HikariCP had begun
  * to open while a lower share was applied does not join the pool above it. Asked only when a connection is opened,
- * never when one is borrowed. Public only so that the starter's side pools
- * ({@link dev.dbbulkhead.jdbc.side.SideConnections}) can tell it apart and open their connections from the URL.
+ * never when one is borrowed. Bound to its pool alone: the starter's side pools copied from that pool open their
+ * connections from the URL ({@link PoolBoundDataSource}).
  */
-public final class ShareBoundConnections extends DataSourceDecorator {
+final class ShareBoundConnections extends DataSourceDecorator implements PoolBoundDataSource {
 
     private final HikariDataSource pool;
     private volatile IntSupplier allowance;

@@ -2,7 +2,6 @@ package dev.dbbulkhead.jdbc.side;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import dev.dbbulkhead.fleet.support.ShareBoundConnections;
 import java.time.Duration;
 import java.util.Properties;
 import org.jspecify.annotations.Nullable;
@@ -34,8 +33,8 @@ public final class SideConnections {
                                           Duration connectionTimeout, Duration socketTimeout) {
         HikariConfig config = new HikariConfig();
         application.copyStateTo(config);
-        if (application.getDataSource() instanceof ShareBoundConnections) {
-            // That source is bound by the application pool's share; the side pool opens its own from the URL.
+        if (application.getDataSource() instanceof PoolBoundDataSource) {
+            // That source is bound to the application pool alone; the side pool opens its own from the URL.
             config.setDataSource(null);
         }
         // A copy: the data source properties object is otherwise shared with the application's pool.
