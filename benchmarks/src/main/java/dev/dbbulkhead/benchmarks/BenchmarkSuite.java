@@ -2,6 +2,7 @@ package dev.dbbulkhead.benchmarks;
 
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
+import dev.dbbulkhead.benchmarks.fleet.FleetScaleRun;
 import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationScenario;
@@ -33,8 +34,8 @@ import java.util.Optional;
 /**
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
- * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler|signals]
- * [--out DIR] [--quick] [path-cost options]}.
+ * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler|signals
+ * |fleet-scale] [--out DIR] [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
@@ -42,7 +43,8 @@ import java.util.Optional;
  * {@code --before JAR} alone: the benchmarks jar of the build before the admission rules, whose gate-cost benchmarks
  * then run beside this build's ({@link SharesRun}). {@code scheduler} ({@link SchedulerRun}) is not part of {@code all}:
  * it measures whichever gate the build has against the scheduler's targets, in about three minutes. Nor is
- * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds.
+ * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds; nor
+ * {@code fleet-scale} ({@link FleetScaleRun}): what fleet coordination costs the database at 10, 50 and 100 members.
  */
 public final class BenchmarkSuite {
 
@@ -51,7 +53,7 @@ public final class BenchmarkSuite {
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
             + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler"
-            + "|signals]"
+            + "|signals|fleet-scale]"
             + " [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
@@ -69,7 +71,7 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares", "lending", "scheduler", "signals").contains(what)
+                "retry-amplification", "shares", "lending", "scheduler", "signals", "fleet-scale").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -139,8 +141,12 @@ public final class BenchmarkSuite {
             SignalsCostRun.run(quick, out);
             System.out.println("database signals' cost written to " + out.resolve("signals.md"));
         }
+        if (what.equals("fleet-scale")) {
+            FleetScaleRun.run(quick, out);
+            System.out.println("fleet coordination at scale written to " + out.resolve("fleet-scale.md"));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
-        if (!what.equals("scheduler") && !what.equals("signals")) {
+        if (!List.of("scheduler", "signals", "fleet-scale").contains(what)) {
             // The scheduler's and the signals' reports carry their own; the gate cost's environment stays its own.
             Files.writeString(out.resolve("environment.md"), environment);
         }

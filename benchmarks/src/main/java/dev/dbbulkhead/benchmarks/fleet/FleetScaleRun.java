@@ -1,0 +1,217 @@
+package dev.dbbulkhead.benchmarks.fleet;
+
+import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.benchmarks.pathcost.ServerCpu;
+import dev.dbbulkhead.benchmarks.report.Environment;
+import dev.dbbulkhead.fleet.FleetCoordinator;
+import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetSettings;
+import dev.dbbulkhead.fleet.Lease;
+import dev.dbbulkhead.fleet.LeaseRequest;
+import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
+import dev.dbbulkhead.fleet.ShareTarget;
+import dev.dbbulkhead.testing.TestDatabase;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * What fleet coordination costs the database it protects, at the fleet sizes users autoscale to: 10, 50 and 100
+ * members, each with a session of its own (a pool of one connection, as the starter gives each instance), renewing at
+ * the default heartbeat (1 s) on one table of leases. Per size: renewals per second, the server's CPU for them, the
+ * sessions waiting for the table's lock (sampled every 50 ms on a connection of its own), and the heartbeats from one
+ * more member's join to a fair split (every member granted its equal share of the budget). Members are threads of
+ * this JVM; the server sees one session per member, as it would from separate instances.
+ * {@code java -jar benchmarks.jar fleet-scale [--out DIR] [--quick]} writes fleet-scale.md.
+ */
+public final class FleetScaleRun {
+
+    static final int[] SIZES = {10, 50, 100};
+    private static final int BUDGET = 200;
+    private static final int DEMAND = 10;
+    private static final Duration HEARTBEAT = FleetSettings.DEFAULT_HEARTBEAT;
+    private static final Duration LEASE_TTL = FleetSettings.DEFAULT_LEASE_TTL;
+    private static final Duration SAMPLE = Duration.ofMillis(50);
+    /** The split is judged fair within this many heartbeats, or reported as not reached. */
+    private static final int MOST_HEARTBEATS_TO_SPLIT = 20;
+
+    private FleetScaleRun() {
+    }
+
+    /** One fleet size's measurements. */
+    record Result(int members, double renewalsPerSecond, double serverCpuPercent, double meanLockWaiters,
+                  int mostLockWaiters, double heartbeatsToSplit) {
+    }
+
+    /** Measures each size and writes fleet-scale.md into {@code out}; {@code quick} measures 2 s instead of 10. */
+    public static void run(boolean quick, Path out) throws Exception {
+        TestDatabase database = BenchDatabase.create().database();
+        Duration window = quick ? Duration.ofSeconds(2) : Duration.ofSeconds(10);
+        Instant began = Instant.now();
+        List<Result> results = new ArrayList<>();
+        for (int size : quick ? new int[] {SIZES[0]} : SIZES) {
+            results.add(measure(database, size, window));
+        }
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("fleet-scale.md"), report(began, window, results));
+    }
+
+    private static Result measure(TestDatabase database, int size, Duration window) throws Exception {
+        String table = database.schema() + ".fleet_scale_" + size;
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(4, task -> {
+            Thread thread = new Thread(task, "fleet-scale");
+            thread.setDaemon(true);
+            return thread;
+        });
+        LongAdder renewals = new LongAdder();
+        List<Member> members = new ArrayList<>();
+        try (Connection observer = database.connect()) {
+            for (int i = 0; i < size - 1; i++) {
+                members.add(Member.start(database, table, "m" + i, scheduler, renewals));
+            }
+            awaitFairSplit(members, size - 1);
+            // Steady: every member renews once a heartbeat.
+            ServerCpu server = ServerCpu.of(database);
+            long serverBefore = server.nanos();
+            long renewalsBefore = renewals.sum();
+            long start = System.nanoTime();
+            long samples = 0;
+            long waiters = 0;
+            int mostWaiters = 0;
+            while (System.nanoTime() - start < window.toNanos()) {
+                int waiting = lockWaiters(observer);
+                samples++;
+                waiters += waiting;
+                mostWaiters = Math.max(mostWaiters, waiting);
+                LockSupport.parkNanos(SAMPLE.toNanos());
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long serverAfter = server.nanos();
+            double cpuPercent = serverBefore == ServerCpu.NOT_MEASURED || serverAfter == ServerCpu.NOT_MEASURED
+                    ? Double.NaN : (serverAfter - serverBefore) / 1e9 / seconds * 100;
+            double renewalsPerSecond = (renewals.sum() - renewalsBefore) / seconds;
+            // One more joins: heartbeats until every member holds its equal share again.
+            long joined = System.nanoTime();
+            members.add(Member.start(database, table, "joiner", scheduler, renewals));
+            double heartbeats = awaitFairSplit(members, size)
+                    ? (System.nanoTime() - joined) / (double) HEARTBEAT.toNanos() : Double.NaN;
+            return new Result(size, renewalsPerSecond, cpuPercent, samples == 0 ? 0 : (double) waiters / samples,
+                    mostWaiters, heartbeats);
+        } finally {
+            for (Member member : members) {
+                member.stop();
+            }
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits until each of {@code size} members sees all of them and is granted its fair target (the budget split
+     * equally, capped at the demand); false if not within the bound.
+     */
+    private static boolean awaitFairSplit(List<Member> members, int size) {
+        long deadline = System.nanoTime() + HEARTBEAT.multipliedBy(MOST_HEARTBEATS_TO_SPLIT).toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            boolean split = true;
+            for (Member member : members) {
+                FleetMember.Snapshot snapshot = member.fleetMember.snapshot();
+                if (snapshot.members().size() != size || snapshot.granted() != snapshot.target()) {
+                    split = false;
+                    break;
+                }
+            }
+            if (split) {
+                return true;
+            }
+            LockSupport.parkNanos(Duration.ofMillis(10).toNanos());
+        }
+        return false;
+    }
+
+    private static int lockWaiters(Connection observer) throws SQLException {
+        try (Statement statement = observer.createStatement();
+             ResultSet row = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                     + " WHERE wait_event_type = 'Lock' AND datname = current_database()")) {
+            row.next();
+            return row.getInt(1);
+        }
+    }
+
+    /** One simulated instance: its own session for the coordinator, a target that takes any share. */
+    private record Member(FleetMember fleetMember, HikariDataSource session) {
+
+        static Member start(TestDatabase database, String table, String name, ScheduledThreadPoolExecutor scheduler,
+                            LongAdder renewals) {
+            HikariConfig config = database.poolConfig(1, "fleet-scale-" + name);
+            HikariDataSource session = new HikariDataSource(config);
+            FleetCoordinator postgres = new PostgresFleetCoordinator(session, table, BUDGET);
+            FleetCoordinator counted = new FleetCoordinator() {
+                @Override
+                public Lease renew(LeaseRequest request) {
+                    Lease lease = postgres.renew(request);
+                    renewals.increment();
+                    return lease;
+                }
+
+                @Override
+                public void leave(String memberId) {
+                    postgres.leave(memberId);
+                }
+            };
+            ShareTarget anyShare = connections -> true;
+            FleetMember member = new FleetMember(counted, new FleetSettings(name + "-" + System.nanoTime(), 1, DEMAND,
+                    1, HEARTBEAT, LEASE_TTL), List.of(anyShare), scheduler);
+            member.start();
+            return new Member(member, session);
+        }
+
+        void stop() {
+            try {
+                fleetMember.stop();
+            } finally {
+                session.close();
+            }
+        }
+    }
+
+    private static String report(Instant began, Duration window, List<Result> results) {
+        StringBuilder text = new StringBuilder("# Fleet coordination at scale: what renewals cost the database\n\n")
+                .append("`\"$JAVA_HOME/bin/java\" -jar benchmarks/target/benchmarks.jar fleet-scale")
+                .append(" --out docs/benchmarks`")
+                .append(" (`FleetScaleRun`). Per fleet size, members (threads of one JVM, each with a session of its")
+                .append(" own) renew at the default heartbeat of ").append(HEARTBEAT.toSeconds())
+                .append(" s on one table of leases, budget ").append(BUDGET).append(", demand ").append(DEMAND)
+                .append(" each. Steady window ").append(window.toSeconds()).append(" s after the split was fair;")
+                .append(" the server's CPU is all its processes' (from `/proc`, 10 ms ticks) over the window, so it")
+                .append(" bounds the renewals' from above; lock waiters are the sessions waiting for a lock, sampled")
+                .append(" every ").append(SAMPLE.toMillis()).append(" ms. Then one more member joins: the heartbeats")
+                .append(" until every member holds its equal share. From ").append(began).append(" to ")
+                .append(Instant.now()).append(".\n\n").append(Environment.describe(BenchDatabase.serverVersion()))
+                .append("\n\n| members | renewals/s | server CPU, % of one core | lock waiters, mean | lock waiters,")
+                .append(" most | heartbeats to a fair split after a join |\n|---|---|---|---|---|---|\n");
+        for (Result result : results) {
+            text.append("| ").append(result.members()).append(" | ").append(number(result.renewalsPerSecond(), 1))
+                    .append(" | ").append(Double.isNaN(result.serverCpuPercent()) ? "not measured"
+                            : number(result.serverCpuPercent(), 2))
+                    .append(" | ").append(number(result.meanLockWaiters(), 2)).append(" | ")
+                    .append(result.mostLockWaiters()).append(" | ")
+                    .append(Double.isNaN(result.heartbeatsToSplit()) ? "not within " + MOST_HEARTBEATS_TO_SPLIT
+                            : number(result.heartbeatsToSplit(), 1)).append(" |\n");
+        }
+        return text.toString();
+    }
+}
