@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.metrics.BulkheadMetricsAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.observation.BulkheadObservationAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -55,11 +56,13 @@ final class PathConfigurations {
     /**
      * The starter's gate without its meters and observations, and a {@code @DbBulkhead} entry bean. The pool is
      * watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on the
-     * benchmark's JVM measures the path without the watch.
+     * benchmark's JVM measures the path without the watch, {@code -Ddb.bulkhead.database.signals.enabled=true} with the
+     * database's sampler beside it.
      */
     @Configuration(proxyBeanMethods = false)
     @Import(TransactionalApplication.class)
-    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class})
+    @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
+            BulkheadDatabaseSignalsAutoConfiguration.class})
     static class StarterApplication {
 
         @Bean
