@@ -38,6 +38,9 @@ public final class PostgresSignals implements SignalSource {
                    (SELECT extract(epoch FROM max(replay_lag)) FROM pg_stat_replication) AS replica_lag
               FROM %s, %s, pg_stat_database counts
              WHERE counts.datname = current_database()""";
+    /** The query for servers whose {@code pg_locks} says when a wait started, and for the others. */
+    private static final String QUERY_WITH_WAIT_START = QUERY.formatted(SESSIONS, LOCK_WAITS);
+    private static final String QUERY_WITHOUT_WAIT_START = QUERY.formatted(SESSIONS, NO_LOCK_WAIT_START);
     /** The first release whose {@code pg_locks} says when a wait started. */
     private static final int WAIT_START_SINCE = 14;
 
@@ -62,8 +65,8 @@ public final class PostgresSignals implements SignalSource {
 
     @Override
     public DatabaseSignals read(Connection connection) throws SQLException {
-        String query = QUERY.formatted(SESSIONS, connection.getMetaData().getDatabaseMajorVersion() >= WAIT_START_SINCE
-                ? LOCK_WAITS : NO_LOCK_WAIT_START);
+        String query = connection.getMetaData().getDatabaseMajorVersion() >= WAIT_START_SINCE ? QUERY_WITH_WAIT_START
+                : QUERY_WITHOUT_WAIT_START;
         long sent = nanoTime.getAsLong();
         try (PreparedStatement statement = connection.prepareStatement(query);
              ResultSet row = statement.executeQuery()) {

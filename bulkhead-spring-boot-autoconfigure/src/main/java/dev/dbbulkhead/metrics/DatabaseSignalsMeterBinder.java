@@ -11,8 +11,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -75,9 +75,9 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
         counter(registry, DEADLOCKS, DatabaseSignals::deadlocks, "Deadlocks detected in the database");
     }
 
-    private void counter(MeterRegistry registry, String name, Function<DatabaseSignals, Long> count,
+    private void counter(MeterRegistry registry, String name, ToLongFunction<DatabaseSignals> count,
                          String description) {
-        FunctionCounter.builder(name, sampler, latest(signals -> count.apply(signals).doubleValue()))
+        FunctionCounter.builder(name, sampler, latest(count::applyAsLong))
                 .description(description + ", as the server counts them (since its statistics were last reset)")
                 .register(registry);
     }

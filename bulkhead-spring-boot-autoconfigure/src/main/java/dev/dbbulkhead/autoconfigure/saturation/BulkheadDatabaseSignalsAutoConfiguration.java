@@ -73,9 +73,9 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
 
     /** Validates each key under its own name, then builds the settings. */
     private static SamplerSettings settings(Signals signals) {
+        // A query timeout of the whole interval is valid for every valid interval: only the interval is judged here.
         Duration interval = ResolvedSettings.requireValid(PREFIX + ".interval", signals.getInterval(),
-                value -> new SamplerSettings(value, SamplerSettings.DEFAULT_QUERY_TIMEOUT.compareTo(value) < 0
-                        ? SamplerSettings.DEFAULT_QUERY_TIMEOUT : value, SamplerSettings.UNKNOWN_CPUS).interval());
+                value -> new SamplerSettings(value, value, SamplerSettings.UNKNOWN_CPUS).interval());
         Duration queryTimeout = ResolvedSettings.requireValid(PREFIX + ".query-timeout", signals.getQueryTimeout(),
                 value -> new SamplerSettings(interval, value, SamplerSettings.UNKNOWN_CPUS).queryTimeout());
         Integer cpus = signals.getServerCpus();
