@@ -8,7 +8,8 @@ import java.util.List;
  * @param granted the connections the member may use until its lease expires
  * @param target  its fair share of the budget now; it grows towards it as others give theirs back, or shrinks to it
  * @param budget  the connections the whole fleet may use
- * @param members every member with an unexpired lease, this one included, in member-id order
+ * @param members every member with an unexpired lease, this one included, in member-id order, as the member's last
+ *                settlement saw them: a renewal that finds the fleet unchanged keeps them, this member's lease renewed
  * @param fenced  the members whose lease had expired and whose sessions this renewal ended on the server before it
  *                settled any grant
  * @param ignored the rows of the coordinator's store that the renewal did not take for members of this fleet: neither

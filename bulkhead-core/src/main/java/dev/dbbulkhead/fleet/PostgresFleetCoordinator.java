@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -34,6 +36,14 @@ import org.jspecify.annotations.Nullable;
  * not agree. No renewal waits long on another: the lock is waited for at most the lock wait (half a heartbeat), and
  * the server ends a renewal whose member stopped answering inside it after the renewal timeout (a quarter of the
  * lease ttl).
+ *
+ * <p>Most renewals change nothing: the fleet is as the member last settled it and the member holds its fair share.
+ * Such a renewal is one statement without the fleet's lock: it extends the member's lease only
+ * while no lease of the fleet's budget has expired, the member holds its target, and the fleet's make-up (each other
+ * row's member id, weight, demand, budget and session name) is the one its last settlement saw. Those decide the
+ * member's target, so the grant it keeps is the grant a settlement would give; anything else settles in full. The
+ * coordinator keeps its session between renewals, so that no renewal pays for the pool's check of an idle
+ * connection; it gives it back when a member leaves.
  *
  * <p>The table is a trust boundary: whoever may write it could otherwise steer the fleet. A renewal takes a row for
  * a member of this fleet only if it agrees with the renewing member's configuration — the same budget, weight,
@@ -78,6 +88,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final Duration renewalTimeout;
     /** How long a renewal waits for the ended sessions of an expired member to be gone: a quarter of its timeout. */
     private final Duration fenceWait;
+    /** The session kept between renewals; empty while one is in use or none was opened. */
+    private final AtomicReference<@Nullable Connection> keptSession = new AtomicReference<>();
+    /** What each member's last settlement left, for its next renewal to keep alive; removed when it leaves. */
+    private final Map<String, Settlement> settlements = new ConcurrentHashMap<>();
 
     /** A coordinator with the default {@linkplain #DEFAULT_RENEWAL_LOCK_WAIT lock wait} and
      * {@linkplain #DEFAULT_RENEWAL_TIMEOUT renewal timeout}. */
@@ -165,11 +179,18 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
 
     @Override
     public Lease renew(LeaseRequest request) {
-        try (Connection connection = connections.getConnection()) {
+        Connection connection = null;
+        try {
+            connection = takeSession();
             String name = ensureTable(connection);
-            return inTransaction(connection, lockWait, renewalTimeout,
-                    () -> settle(connection, name, request));
+            Settlement last = settlements.get(request.memberId());
+            Lease kept = last == null || !last.asked(request) ? null : keepAlive(connection, name, request, last);
+            Lease lease = kept != null ? kept : settleInFull(connection, name, request);
+            keepSession(connection);
+            return lease;
         } catch (SQLException e) {
+            settlements.remove(request.memberId());
+            discard(connection, e);
             throw new FleetUnavailableException("Could not renew the lease of fleet member '" + request.memberId()
                     + "' in table " + tableName() + ": " + e.getMessage(), e);
         }
@@ -177,21 +198,135 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
 
     @Override
     public void leave(String memberId) {
+        settlements.remove(memberId);
         String name = qualifiedTable;
         if (name == null) {
             // Never renewed through this coordinator: it wrote no lease to end.
             return;
         }
-        try (Connection connection = connections.getConnection();
-             PreparedStatement delete = connection.prepareStatement(
-                     "DELETE FROM " + name + " WHERE member_id = ?")) {
-            connection.setAutoCommit(true);
-            delete.setString(1, memberId);
-            delete.executeUpdate();
+        Connection connection = null;
+        try {
+            connection = takeSession();
+            try (PreparedStatement delete = connection.prepareStatement(
+                    "DELETE FROM " + name + " WHERE member_id = ?")) {
+                delete.setString(1, memberId);
+                delete.executeUpdate();
+            }
+            // The member is gone: its session goes back to the pool, as the pool lent it.
+            giveBack(connection);
         } catch (SQLException e) {
+            discard(connection, e);
             throw new FleetUnavailableException("Could not end the lease of fleet member '" + memberId
                     + "' in table " + name + "; it ends when it expires: " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The kept session, or a new one from the pool bounded like a renewal: every statement outside the renewal's own
+     * transaction (the keep-alive, a leave) waits for a lock at most the lock wait and runs at most the renewal
+     * timeout.
+     */
+    private Connection takeSession() throws SQLException {
+        Connection kept = keptSession.getAndSet(null);
+        if (kept != null) {
+            return kept;
+        }
+        Connection connection = connections.getConnection();
+        try (Statement limits = connection.createStatement()) {
+            connection.setAutoCommit(true);
+            limits.execute("SET lock_timeout = " + Math.max(1, lockWait.toMillis()) + "; SET statement_timeout = "
+                    + Math.max(1, renewalTimeout.toMillis()));
+        } catch (SQLException e) {
+            discard(connection, e);
+            throw e;
+        }
+        return connection;
+    }
+
+    /** Keeps the session for the next renewal; one already kept (renewals of several members at once) wins. */
+    private void keepSession(Connection connection) throws SQLException {
+        if (!keptSession.compareAndSet(null, connection)) {
+            giveBack(connection);
+        }
+    }
+
+    /** Returns a session to the pool without the limits this coordinator set on it. */
+    private static void giveBack(Connection connection) throws SQLException {
+        try (Connection returned = connection; Statement reset = returned.createStatement()) {
+            reset.execute("RESET lock_timeout; RESET statement_timeout");
+        }
+    }
+
+    /** Returns a session that failed to the pool as it is: the pool judges whether it can still be used. */
+    private static void discard(@Nullable Connection connection, SQLException failure) {
+        if (connection == null) {
+            return;
+        }
+        try {
+            connection.close();
+        } catch (SQLException close) {
+            failure.addSuppressed(close);
+        }
+    }
+
+    /**
+     * Extends the member's lease in one statement, without the fleet's lock, when nothing a settlement decides has
+     * changed since the member's last one: no lease of the fleet's budget expired, the member holds its target, the
+     * other rows are the same members with the same weights, demands, budgets and session names.
+     *
+     * @return the lease, or null when the renewal must settle in full
+     */
+    private @Nullable Lease keepAlive(Connection connection, String table, LeaseRequest request, Settlement last)
+            throws SQLException {
+        try (PreparedStatement keep = connection.prepareStatement("UPDATE " + table + " AS m SET"
+                + " renewed_at = c.now, lease_expires_at = c.now + ? * interval '1 microsecond'"
+                + " FROM (SELECT clock_timestamp() AS now) AS c"
+                + " WHERE m.member_id = ? AND m.budget = ? AND m.weight = ? AND m.demand = ?"
+                + " AND m.session_name IS NOT DISTINCT FROM ? AND m.granted = m.target AND m.lease_expires_at > c.now"
+                + " AND NOT EXISTS (SELECT 1 FROM " + table + " AS e WHERE e.budget = m.budget"
+                + " AND e.lease_expires_at <= c.now)"
+                + " AND " + makeUp(table, "m.member_id") + " = ?"
+                + " RETURNING m.granted")) {
+            keep.setLong(1, request.leaseTtl().toNanos() / 1_000);
+            keep.setString(2, request.memberId());
+            keep.setInt(3, budget);
+            keep.setInt(4, request.weight());
+            keep.setInt(5, request.demand());
+            keep.setString(6, request.sessionName());
+            keep.setString(7, last.makeUp());
+            try (ResultSet kept = keep.executeQuery()) {
+                if (!kept.next() || kept.getInt(1) != last.lease().granted()) {
+                    return null;
+                }
+            }
+        }
+        Lease previous = last.lease();
+        List<FleetMemberState> members = new ArrayList<>();
+        for (FleetMemberState member : previous.members()) {
+            members.add(member.memberId().equals(request.memberId())
+                    ? new FleetMemberState(member.memberId(), member.weight(), member.demand(), member.granted(),
+                    member.target(), Duration.ZERO, request.leaseTtl())
+                    : member);
+        }
+        return new Lease(previous.granted(), previous.target(), budget, members);
+    }
+
+    /**
+     * The make-up of the fleet apart from {@code member} (an SQL expression naming it): the rows' count and a sum of
+     * hashes of what decides a settlement. A change detector, not a proof: a row that changed unseen changes the
+     * split only until the fleet next changes, and never the budget's bound, which no keep-alive touches.
+     */
+    private static String makeUp(String table, String member) {
+        return "(SELECT count(*) || '/' || coalesce(sum(hashtextextended(o.member_id || '/' || o.weight || '/'"
+                + " || o.demand || '/' || o.budget || '/' || coalesce(o.session_name, ''), 0)::numeric), 0)"
+                + " FROM " + table + " AS o WHERE o.member_id <> " + member + ")";
+    }
+
+    private Lease settleInFull(Connection connection, String table, LeaseRequest request) throws SQLException {
+        Settlement settled = inTransaction(connection, lockWait, renewalTimeout,
+                () -> settle(connection, table, request));
+        settlements.put(request.memberId(), settled);
+        return settled.lease();
     }
 
     /** The table's name, as configured. */
@@ -205,19 +340,16 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         return name == null ? table : name;
     }
 
-    private Lease settle(Connection connection, String table, LeaseRequest request) throws SQLException {
-        OffsetDateTime now;
+    private Settlement settle(Connection connection, String table, LeaseRequest request) throws SQLException {
         try (Statement statement = connection.createStatement()) {
             statement.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
-            try (ResultSet clock = statement.executeQuery("SELECT clock_timestamp()")) {
-                clock.next();
-                now = clock.getObject(1, OffsetDateTime.class);
-            }
         }
+        List<Row> rows = new ArrayList<>();
+        OffsetDateTime now = readRows(connection, table, rows);
         List<Row> live = new ArrayList<>();
         List<Row> expired = new ArrayList<>();
         List<Lease.Ignored> ignored = new ArrayList<>();
-        for (Row row : rows(connection, table)) {
+        for (Row row : rows) {
             String disagreement = disagreement(row, now);
             if (disagreement != null) {
                 ignored.add(new Lease.Ignored(row.memberId(), disagreement));
@@ -259,12 +391,14 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         }
         ShareSettlement.Settled settled = ShareSettlement.settle(budget, others, request, ownGranted, reserved);
         OffsetDateTime expires = now.plus(request.leaseTtl());
+        String makeUp;
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
                 + " (member_id, weight, demand, granted, target, budget, joined_at, renewed_at, lease_expires_at,"
                 + " session_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (member_id) DO UPDATE SET"
                 + " weight = excluded.weight, demand = excluded.demand, granted = excluded.granted,"
                 + " target = excluded.target, budget = excluded.budget, renewed_at = excluded.renewed_at,"
-                + " lease_expires_at = excluded.lease_expires_at, session_name = excluded.session_name")) {
+                + " lease_expires_at = excluded.lease_expires_at, session_name = excluded.session_name"
+                + " RETURNING " + makeUp(table, "?"))) {
             upsert.setString(1, request.memberId());
             upsert.setInt(2, request.weight());
             upsert.setInt(3, request.demand());
@@ -275,7 +409,11 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             upsert.setObject(8, now);
             upsert.setObject(9, expires);
             upsert.setString(10, request.sessionName());
-            upsert.executeUpdate();
+            upsert.setString(11, request.memberId());
+            try (ResultSet written = upsert.executeQuery()) {
+                written.next();
+                makeUp = written.getString(1);
+            }
         }
         List<FleetMemberState> members = new ArrayList<>();
         for (Row row : live) {
@@ -287,7 +425,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         members.add(new FleetMemberState(request.memberId(), request.weight(), request.demand(), settled.granted(),
                 settled.target(), Duration.ZERO, request.leaseTtl()));
         members.sort(Comparator.comparing(FleetMemberState::memberId));
-        return new Lease(settled.granted(), settled.target(), budget, members, fenced, ignored);
+        return new Settlement(request, makeUp,
+                new Lease(settled.granted(), settled.target(), budget, members, fenced, ignored));
     }
 
     /**
@@ -343,18 +482,28 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         return true;
     }
 
-    private List<Row> rows(Connection connection, String table) throws SQLException {
-        List<Row> rows = new ArrayList<>();
+    /**
+     * Reads the server's clock and every row in one query: the clock once, on a row of its own when the table is
+     * empty.
+     *
+     * @return the server's clock
+     */
+    private static OffsetDateTime readRows(Connection connection, String table, List<Row> rows) throws SQLException {
+        OffsetDateTime now = null;
         try (Statement statement = connection.createStatement();
-             ResultSet result = statement.executeQuery("SELECT member_id, weight, demand, granted, target, budget,"
-                     + " renewed_at, lease_expires_at, session_name FROM " + table)) {
+             ResultSet result = statement.executeQuery("SELECT c.now, f.member_id, f.weight, f.demand, f.granted,"
+                     + " f.target, f.budget, f.renewed_at, f.lease_expires_at, f.session_name"
+                     + " FROM (SELECT clock_timestamp() AS now) AS c LEFT JOIN " + table + " AS f ON true")) {
             while (result.next()) {
-                rows.add(new Row(result.getString(1), result.getInt(2), result.getInt(3), result.getInt(4),
-                        result.getInt(5), result.getInt(6), result.getObject(7, OffsetDateTime.class),
-                        result.getObject(8, OffsetDateTime.class), result.getString(9)));
+                now = result.getObject(1, OffsetDateTime.class);
+                if (result.getString(2) != null) {
+                    rows.add(new Row(result.getString(2), result.getInt(3), result.getInt(4), result.getInt(5),
+                            result.getInt(6), result.getInt(7), result.getObject(8, OffsetDateTime.class),
+                            result.getObject(9, OffsetDateTime.class), result.getString(10)));
+                }
             }
         }
-        return rows;
+        return Objects.requireNonNull(now, "the server's clock");
     }
 
     /**
@@ -449,9 +598,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         try {
             try (Statement limits = connection.createStatement()) {
                 long millis = Math.max(1, bound.toMillis());
-                limits.execute("SET LOCAL lock_timeout = " + Math.max(1, lockWait.toMillis()));
-                limits.execute("SET LOCAL statement_timeout = " + millis);
-                limits.execute("SET LOCAL idle_in_transaction_session_timeout = " + millis);
+                // One round trip, which also opens the transaction.
+                limits.execute("SET LOCAL lock_timeout = " + Math.max(1, lockWait.toMillis())
+                        + "; SET LOCAL statement_timeout = " + millis
+                        + "; SET LOCAL idle_in_transaction_session_timeout = " + millis);
             }
             T result = work.run();
             connection.commit();
@@ -471,6 +621,19 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     @FunctionalInterface
     private interface SqlStep<T extends @Nullable Object> {
         T run() throws SQLException;
+    }
+
+    /**
+     * A member's last settlement: what it asked, the make-up of the fleet it was settled against, its lease.
+     */
+    private record Settlement(LeaseRequest request, String makeUp, Lease lease) {
+
+        /** Whether {@code next} asks what the settlement was for: the same weight, demand, lease ttl and session. */
+        boolean asked(LeaseRequest next) {
+            return next.weight() == request.weight() && next.demand() == request.demand()
+                    && next.leaseTtl().equals(request.leaseTtl())
+                    && Objects.equals(next.sessionName(), request.sessionName());
+        }
     }
 
     private record Row(String memberId, int weight, int demand, int granted, int target, int budget,

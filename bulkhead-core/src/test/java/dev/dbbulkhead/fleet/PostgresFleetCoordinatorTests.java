@@ -116,6 +116,50 @@ class PostgresFleetCoordinatorTests {
     }
 
     @Test
+    void aRenewalOfAnUnchangedFleetTakesNoLockOnTheTableYetExtendsTheLease() throws SQLException {
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+        assertThat(coordinator.renew(request("a", 0, null)).granted()).isEqualTo(12);
+        String expiresBefore = leaseExpiry("a");
+        // Another writer of the table, inside its transaction: a settlement would wait for it and give up.
+        Connection writer = writerHoldingTheTable();
+
+        Lease kept = coordinator.renew(request("a", 12, null));
+
+        assertThat(kept.granted()).isEqualTo(12);
+        assertThat(kept.target()).isEqualTo(12);
+        assertThat(kept.members()).extracting(FleetMemberState::memberId).containsExactly("a");
+        assertThat(leaseExpiry("a")).as("extended on the server's clock").isGreaterThan(expiresBefore);
+        assertThatThrownBy(() -> coordinator.renew(request("b", 0, null)))
+                .as("a join changes the fleet: it settles under the fleet's lock")
+                .isInstanceOf(FleetUnavailableException.class)
+                .hasMessageContaining("lock timeout");
+        writer.rollback();
+    }
+
+    @Test
+    void aJoinIsSettledByEveryMembersNextRenewalAndThenKeptAlive() throws SQLException {
+        PostgresFleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
+                LOCK_WAIT, RENEWAL_TIMEOUT);
+        coordinator.renew(request("a", 0, null));
+        coordinator.renew(request("a", 12, null));
+        assertThat(coordinator.renew(request("b", 0, null)).granted()).as("nothing free yet").isZero();
+
+        Lease shrinking = coordinator.renew(request("a", 12, null));
+        assertThat(shrinking.target()).as("the join was seen").isEqualTo(6);
+        assertThat(shrinking.granted()).as("kept while in use").isEqualTo(12);
+        assertThat(coordinator.renew(request("a", 6, null)).granted()).isEqualTo(6);
+        assertThat(coordinator.renew(request("b", 0, null)).granted()).isEqualTo(6);
+
+        Connection writer = writerHoldingTheTable();
+        assertThat(coordinator.renew(request("a", 6, null)).granted()).isEqualTo(6);
+        Lease b = coordinator.renew(request("b", 6, null));
+        assertThat(b.granted()).isEqualTo(6);
+        assertThat(b.members()).extracting(FleetMemberState::memberId).containsExactly("a", "b");
+        writer.rollback();
+    }
+
+    @Test
     void aTableMadeBeforeMembersNamedTheirSessionsGetsTheColumn() {
         database.execute("CREATE TABLE fleet (member_id text PRIMARY KEY, weight integer NOT NULL,"
                 + " demand integer NOT NULL, granted integer NOT NULL, target integer NOT NULL,"
@@ -275,6 +319,26 @@ class PostgresFleetCoordinatorTests {
                 + " renewed_at, lease_expires_at, session_name) VALUES ('" + member + "', 1, " + Math.max(1, granted)
                 + ", " + granted + ", " + granted + ", " + budget + ", clock_timestamp(), clock_timestamp(), "
                 + expires + ", '" + sessionName + "')");
+    }
+
+    /** A session inside a transaction that holds the lock every writer of the table takes. */
+    private Connection writerHoldingTheTable() throws SQLException {
+        Connection writer = database.connect();
+        opened.add(writer);
+        writer.setAutoCommit(false);
+        try (Statement lock = writer.createStatement()) {
+            lock.execute("LOCK TABLE fleet IN ROW EXCLUSIVE MODE");
+        }
+        return writer;
+    }
+
+    private String leaseExpiry(String member) throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet row = statement.executeQuery("SELECT to_char(lease_expires_at AT TIME ZONE 'UTC',"
+                     + " 'YYYY-MM-DD HH24:MI:SS.US') FROM fleet WHERE member_id = '" + member + "'")) {
+            row.next();
+            return row.getString(1);
+        }
     }
 
     private static String createTable(String name) {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 
 /**
@@ -14,6 +15,10 @@ import java.time.Duration;
  * then makes sure it was caught inside the transaction: the backend still holds the lock, idle in transaction
  * (waiting for the frozen client), long enough that nothing the client sent before it stopped is still on its way.
  * If the renewal got to its commit first, the instance runs on and the watch tries again.
+ *
+ * <p>A member whose fleet is unchanged keeps its lease alive in one statement, without the lock; so while the watch
+ * runs, the table holds a row that keeps every renewal a settlement under the lock: an expired lease of the fleet's
+ * budget whose grant is out of range, which no member takes for one of its own, fences or deletes.
  */
 final class RenewalFreeze {
 
@@ -22,6 +27,8 @@ final class RenewalFreeze {
     private static final String FLEET_LOCK = "l.locktype = 'relation' AND l.relation = to_regclass('"
             + PostgresFleetCoordinator.DEFAULT_TABLE + "') AND l.mode = 'ExclusiveLock' AND l.granted";
     private static final Duration SETTLE_LIMIT = Duration.ofSeconds(5);
+    /** The member id of the row that keeps every renewal a settlement while the watch runs. */
+    private static final String SETTLING = "settling-every-renewal";
 
     /**
      * What was caught.
@@ -41,6 +48,7 @@ final class RenewalFreeze {
     static Caught freeze(Fleet fleet, Instance instance, int attempts, Duration limit) throws SQLException {
         long deadline = System.nanoTime() + limit.toNanos();
         try (Connection watch = fleet.server().connect("fleet-lock-watch");
+             Statement settling = watch.createStatement();
              PreparedStatement holder = watch.prepareStatement("SELECT l.pid FROM pg_locks l"
                      + " JOIN pg_stat_activity a ON a.pid = l.pid WHERE " + FLEET_LOCK
                      + " AND (a.application_name = ? OR a.application_name LIKE ?)");
@@ -50,15 +58,24 @@ final class RenewalFreeze {
                      + " FROM pg_stat_activity a WHERE a.pid = ?")) {
             holder.setString(1, instance.name());
             holder.setString(2, instance.name() + " %");
-            for (int attempt = 1; attempt <= attempts; attempt++) {
-                int backend = awaitHolder(holder, deadline, instance);
-                fleet.pause(instance);
-                long stoppedAt = System.nanoTime();
-                String outcome = confirm(held, backend);
-                if (outcome != null) {
-                    return new Caught(backend, attempt, stoppedAt, outcome);
+            settling.execute("INSERT INTO " + PostgresFleetCoordinator.DEFAULT_TABLE + " (member_id, weight, demand,"
+                    + " granted, target, budget, joined_at, renewed_at, lease_expires_at) VALUES ('" + SETTLING
+                    + "', 1, 1, 2, 0, " + Fleet.BUDGET + ", clock_timestamp(), clock_timestamp(),"
+                    + " clock_timestamp() - interval '1 second')");
+            try {
+                for (int attempt = 1; attempt <= attempts; attempt++) {
+                    int backend = awaitHolder(holder, deadline, instance);
+                    fleet.pause(instance);
+                    long stoppedAt = System.nanoTime();
+                    String outcome = confirm(held, backend);
+                    if (outcome != null) {
+                        return new Caught(backend, attempt, stoppedAt, outcome);
+                    }
+                    fleet.resume(instance);
                 }
-                fleet.resume(instance);
+            } finally {
+                settling.execute("DELETE FROM " + PostgresFleetCoordinator.DEFAULT_TABLE + " WHERE member_id = '"
+                        + SETTLING + "'");
             }
         }
         throw new AssertionError("Could not stop " + instance + " inside its renewal in " + attempts + " attempts");

@@ -26,6 +26,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
@@ -52,9 +53,25 @@ public final class FleetScaleRun {
     private FleetScaleRun() {
     }
 
-    /** One fleet size's measurements. */
-    record Result(int members, double renewalsPerSecond, double serverCpuPercent, double meanLockWaiters,
-                  int mostLockWaiters, double heartbeatsToSplit) {
+    /**
+     * One fleet size's measurements; the server's CPU in % of one core, net of the same window with the observer
+     * alone.
+     *
+     * @param serverCpuPercent     the renewals'
+     * @param grossCpuPercent      the window's, observer and server's own work included
+     * @param roundTripCpuPercent  one {@code SELECT 1} per member per heartbeat on the members' sessions: the least
+     *                             any renewal per heartbeat costs this server
+     */
+    record Result(int members, double renewalsPerSecond, double serverCpuPercent, double grossCpuPercent,
+                  double roundTripCpuPercent, double meanLockWaiters, int mostLockWaiters, double heartbeatsToSplit) {
+    }
+
+    /** What the server did over one observed window. */
+    private record Window(double cpuPercent, long samples, long lockWaiters, int mostLockWaiters) {
+
+        double meanLockWaiters() {
+            return samples == 0 ? 0 : (double) lockWaiters / samples;
+        }
     }
 
     /** Measures each size and writes fleet-scale.md into {@code out}; {@code quick} measures 2 s instead of 10. */
@@ -80,42 +97,86 @@ public final class FleetScaleRun {
         LongAdder renewals = new LongAdder();
         List<Member> members = new ArrayList<>();
         try (Connection observer = database.connect()) {
+            ServerCpu server = ServerCpu.of(database);
+            Window alone = observe(observer, server, window);
+            Window roundTrips = roundTrips(database, observer, server, size, window, scheduler);
             for (int i = 0; i < size - 1; i++) {
                 members.add(Member.start(database, table, "m" + i, scheduler, renewals));
             }
             awaitFairSplit(members, size - 1);
             // Steady: every member renews once a heartbeat.
-            ServerCpu server = ServerCpu.of(database);
-            long serverBefore = server.nanos();
             long renewalsBefore = renewals.sum();
             long start = System.nanoTime();
-            long samples = 0;
-            long waiters = 0;
-            int mostWaiters = 0;
-            while (System.nanoTime() - start < window.toNanos()) {
-                int waiting = lockWaiters(observer);
-                samples++;
-                waiters += waiting;
-                mostWaiters = Math.max(mostWaiters, waiting);
-                LockSupport.parkNanos(SAMPLE.toNanos());
-            }
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long serverAfter = server.nanos();
-            double cpuPercent = serverBefore == ServerCpu.NOT_MEASURED || serverAfter == ServerCpu.NOT_MEASURED
-                    ? Double.NaN : (serverAfter - serverBefore) / 1e9 / seconds * 100;
-            double renewalsPerSecond = (renewals.sum() - renewalsBefore) / seconds;
+            Window renewing = observe(observer, server, window);
+            double renewalsPerSecond = (renewals.sum() - renewalsBefore) / ((System.nanoTime() - start) / 1e9);
             // One more joins: heartbeats until every member holds its equal share again.
             long joined = System.nanoTime();
             members.add(Member.start(database, table, "joiner", scheduler, renewals));
             double heartbeats = awaitFairSplit(members, size)
                     ? (System.nanoTime() - joined) / (double) HEARTBEAT.toNanos() : Double.NaN;
-            return new Result(size, renewalsPerSecond, cpuPercent, samples == 0 ? 0 : (double) waiters / samples,
-                    mostWaiters, heartbeats);
+            return new Result(size, renewalsPerSecond, renewing.cpuPercent() - alone.cpuPercent(),
+                    renewing.cpuPercent(), roundTrips.cpuPercent() - alone.cpuPercent(), renewing.meanLockWaiters(),
+                    renewing.mostLockWaiters(), heartbeats);
         } finally {
             for (Member member : members) {
                 member.stop();
             }
             scheduler.shutdownNow();
+        }
+    }
+
+    /** The server's CPU and lock waiters over {@code window}, sampling the waiters every {@link #SAMPLE}. */
+    private static Window observe(Connection observer, ServerCpu server, Duration window) throws SQLException {
+        long before = server.nanos();
+        long start = System.nanoTime();
+        long samples = 0;
+        long waiters = 0;
+        int most = 0;
+        while (System.nanoTime() - start < window.toNanos()) {
+            int waiting = lockWaiters(observer);
+            samples++;
+            waiters += waiting;
+            most = Math.max(most, waiting);
+            LockSupport.parkNanos(SAMPLE.toNanos());
+        }
+        double seconds = (System.nanoTime() - start) / 1e9;
+        long after = server.nanos();
+        double cpuPercent = before == ServerCpu.NOT_MEASURED || after == ServerCpu.NOT_MEASURED
+                ? Double.NaN : (after - before) / 1e9 / seconds * 100;
+        return new Window(cpuPercent, samples, waiters, most);
+    }
+
+    /**
+     * {@code size} sessions, each sending {@code SELECT 1} once a heartbeat, spread over it: what the least renewal
+     * per heartbeat, one round trip that does nothing, costs this server.
+     */
+    private static Window roundTrips(TestDatabase database, Connection observer, ServerCpu server, int size,
+                                     Duration window, ScheduledThreadPoolExecutor scheduler) throws SQLException {
+        List<Connection> sessions = new ArrayList<>();
+        List<java.util.concurrent.ScheduledFuture<?>> beats = new ArrayList<>();
+        try {
+            for (int i = 0; i < size; i++) {
+                Connection session = database.connect();
+                sessions.add(session);
+                long offset = HEARTBEAT.toNanos() * i / size;
+                beats.add(scheduler.scheduleAtFixedRate(() -> selectOne(session), offset, HEARTBEAT.toNanos(),
+                        TimeUnit.NANOSECONDS));
+            }
+            return observe(observer, server, window);
+        } finally {
+            beats.forEach(beat -> beat.cancel(false));
+            for (Connection session : sessions) {
+                session.close();
+            }
+        }
+    }
+
+    private static void selectOne(Connection session) {
+        try (Statement statement = session.createStatement();
+             ResultSet one = statement.executeQuery("SELECT 1")) {
+            one.next();
+        } catch (SQLException e) {
+            throw new IllegalStateException("a round trip of the floor failed", e);
         }
     }
 
@@ -196,22 +257,31 @@ public final class FleetScaleRun {
                 .append(" own) renew at the default heartbeat of ").append(HEARTBEAT.toSeconds())
                 .append(" s on one table of leases, budget ").append(BUDGET).append(", demand ").append(DEMAND)
                 .append(" each. Steady window ").append(window.toSeconds()).append(" s after the split was fair;")
-                .append(" the server's CPU is all its processes' (from `/proc`, 10 ms ticks) over the window, so it")
-                .append(" bounds the renewals' from above; lock waiters are the sessions waiting for a lock, sampled")
-                .append(" every ").append(SAMPLE.toMillis()).append(" ms. Then one more member joins: the heartbeats")
+                .append(" the server's CPU is all its processes' (from `/proc`, 10 ms ticks) over the window;")
+                .append(" the renewals' is that less the same window with only the observer sampling (*gross* keeps")
+                .append(" it). *One round trip* is the same number of sessions each sending `SELECT 1` once a")
+                .append(" heartbeat, less the same: the least any renewal per heartbeat costs this server. Lock")
+                .append(" waiters are the sessions waiting for a lock, sampled every ").append(SAMPLE.toMillis())
+                .append(" ms. Then one more member joins: the heartbeats")
                 .append(" until every member holds its equal share. From ").append(began).append(" to ")
                 .append(Instant.now()).append(".\n\n").append(Environment.describe(BenchDatabase.serverVersion()))
-                .append("\n\n| members | renewals/s | server CPU, % of one core | lock waiters, mean | lock waiters,")
-                .append(" most | heartbeats to a fair split after a join |\n|---|---|---|---|---|---|\n");
+                .append("\n\n| members | renewals/s | server CPU of the renewals, % of one core | gross |")
+                .append(" one round trip per member per heartbeat | lock waiters, mean | lock waiters, most |")
+                .append(" heartbeats to a fair split after a join |\n|---|---|---|---|---|---|---|---|\n");
         for (Result result : results) {
             text.append("| ").append(result.members()).append(" | ").append(number(result.renewalsPerSecond(), 1))
-                    .append(" | ").append(Double.isNaN(result.serverCpuPercent()) ? "not measured"
-                            : number(result.serverCpuPercent(), 2))
+                    .append(" | ").append(percent(result.serverCpuPercent())).append(" | ")
+                    .append(percent(result.grossCpuPercent())).append(" | ")
+                    .append(percent(result.roundTripCpuPercent()))
                     .append(" | ").append(number(result.meanLockWaiters(), 2)).append(" | ")
                     .append(result.mostLockWaiters()).append(" | ")
                     .append(Double.isNaN(result.heartbeatsToSplit()) ? "not within " + MOST_HEARTBEATS_TO_SPLIT
                             : number(result.heartbeatsToSplit(), 1)).append(" |\n");
         }
         return text.toString();
+    }
+
+    private static String percent(double value) {
+        return Double.isNaN(value) ? "not measured" : number(value, 2);
     }
 }
