@@ -3,12 +3,15 @@ package dev.dbbulkhead.saturation;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +45,7 @@ public final class DatabaseSampler implements AutoCloseable {
     private volatile @Nullable DatabaseSignals latest;
     private volatile @Nullable ScheduledFuture<?> schedule;
     private volatile boolean closed;
+    private final List<Consumer<DatabaseSignals>> listeners = new CopyOnWriteArrayList<>();
 
     /**
      * A sampler that has taken no sample yet.
@@ -94,12 +98,14 @@ public final class DatabaseSampler implements AutoCloseable {
                 return false;
             }
             Connection open = session != null ? session : open();
-            latest = source.read(open);
+            DatabaseSignals read = source.read(open);
+            latest = read;
             if (failuresInARow > 0) {
                 log.log(Level.INFO, "The database's signals are read again, after " + failuresInARow
                         + " failed samples");
                 failuresInARow = 0;
             }
+            tell(read);
             return true;
         } catch (SQLException | RuntimeException failure) {
             discardSession();
@@ -111,6 +117,24 @@ public final class DatabaseSampler implements AutoCloseable {
             return false;
         } finally {
             sampling.unlock();
+        }
+    }
+
+    /**
+     * Hands every sample that succeeds from now on to {@code listener}, on the sampling thread, before the next is
+     * taken. A listener must not block; one that throws is reported and the others still hear of the sample.
+     */
+    public void onEachSample(Consumer<DatabaseSignals> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    private void tell(DatabaseSignals read) {
+        for (Consumer<DatabaseSignals> listener : listeners) {
+            try {
+                listener.accept(read);
+            } catch (RuntimeException failure) {
+                log.log(Level.WARNING, "A listener of the database's signals failed on a sample", failure);
+            }
         }
     }
 

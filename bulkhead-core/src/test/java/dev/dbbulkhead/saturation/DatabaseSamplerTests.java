@@ -3,10 +3,13 @@ package dev.dbbulkhead.saturation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
-import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -15,14 +18,13 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.ResourceBundle;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,7 +42,8 @@ class DatabaseSamplerTests {
     private static final Duration LONG_QUERY_TIMEOUT = Duration.ofSeconds(30);
 
     private final TestDatabase database = PostgresFixture.freshSchema();
-    private final List<String> told = new CopyOnWriteArrayList<>();
+    private final RecordingLogger log = new RecordingLogger();
+    private final List<String> told = log.lines();
     private final List<Connection> opened = new ArrayList<>();
     private final ExecutorService sessions = Executors.newCachedThreadPool();
 
@@ -91,6 +94,90 @@ class DatabaseSamplerTests {
         waits.get();
         assertThatThrownBy(computes::get).hasRootCauseInstanceOf(SQLException.class);
         assertThatThrownBy(sleeps::get).hasRootCauseInstanceOf(SQLException.class);
+    }
+
+    @Test
+    void aSteeredLimitLowersBOnTheServersLockContentionThenHoldsItWhileSamplesFailOrHangAndNothingWaitsForThem()
+            throws Exception {
+        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO account VALUES (1, 0)");
+        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8).maxQueued(8).build());
+        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(SamplerSettings.UNKNOWN_CPUS), List.of(
+                new SaturationLimits.Governed("orders", SaturationLimits.Mode.STEER, Criticality.DEFAULT, 1, () -> 8,
+                        gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent)), log);
+        AtomicReference<String> fault = new AtomicReference<>("none");
+        CountDownLatch hung = new CountDownLatch(1);
+        CountDownLatch unhang = new CountDownLatch(1);
+        SignalSource postgres = new PostgresSignals();
+        SignalSource faulty = session -> {
+            switch (fault.get()) {
+                case "fail" -> throw new SQLException("the sample's query failed");
+                case "hang" -> {
+                    hung.countDown();
+                    try {
+                        unhang.await();
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                        throw new SQLException("interrupted while hanging", interrupted);
+                    }
+                }
+                default -> {
+                }
+            }
+            return postgres.read(session);
+        };
+        Connection holder = session();
+        holder.setAutoCommit(false);
+        update(holder);
+        List<Future<?>> waits = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            Connection waiter = session();
+            waits.add(sessions.submit(() -> update(waiter)));
+            awaitSession(waiter, "Lock");
+        }
+        try (DatabaseSampler sampler = sampler(faulty, LONG_QUERY_TIMEOUT);
+             Permit running = gate.acquire()) {
+            sampler.onEachSample(limits::onSample);
+
+            assertThat(sampler.sampleOnce()).isTrue();
+            assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
+            assertThat(gate.config().maxConcurrent()).as("lowered from the one operation it runs").isEqualTo(1);
+            holder.rollback();
+            for (Future<?> wait : waits) {
+                wait.get();
+            }
+
+            fault.set("fail");
+            assertThat(sampler.sampleOnce()).isFalse();
+            assertThat(gate.config().maxConcurrent()).as("held while samples fail").isEqualTo(1);
+
+            fault.set("hang");
+            Future<Boolean> hanging = sessions.submit(sampler::sampleOnce);
+            hung.await();
+            running.close();
+            try (Permit admitted = gate.acquire()) {
+                assertThat(gate.config().maxConcurrent()).as("held while a sample hangs").isEqualTo(1);
+                assertThat(admitted.isReleased()).isFalse();
+            }
+            assertThat(gate.active()).as("admitted and released while the sample hung").isZero();
+            unhang.countDown();
+            assertThat(hanging.get()).isTrue();
+        }
+    }
+
+    @Test
+    void aListenerThatThrowsIsReportedAndTheOthersStillHearOfTheSample() {
+        List<DatabaseSignals> heard = new ArrayList<>();
+        try (DatabaseSampler sampler = sampler(new PostgresSignals(), LONG_QUERY_TIMEOUT)) {
+            sampler.onEachSample(signals -> {
+                throw new IllegalStateException("a listener's bug");
+            });
+            sampler.onEachSample(heard::add);
+
+            assertThat(sampler.sampleOnce()).as("the sample itself succeeded").isTrue();
+            assertThat(heard).containsExactly(sampler.latest().orElseThrow());
+            assertThat(told).containsExactly("warning: A listener of the database's signals failed on a sample");
+        }
     }
 
     @Test
@@ -198,7 +285,7 @@ class DatabaseSamplerTests {
         AtomicLong clock = new AtomicLong();
         SamplerSettings settings = new SamplerSettings(Duration.ofSeconds(1), Duration.ofSeconds(1), 0);
         try (DatabaseSampler sampler = new DatabaseSampler(dataSource(), new PostgresSignals(clock::get), settings,
-                log(), clock::get)) {
+                log, clock::get)) {
             assertThat(sampler.current()).as("before the first sample").isEmpty();
             assertThat(sampler.sampleOnce()).isTrue();
 
@@ -240,7 +327,7 @@ class DatabaseSamplerTests {
 
     private DatabaseSampler sampler(SignalSource source, Duration queryTimeout) {
         return new DatabaseSampler(dataSource(), source, new SamplerSettings(LONG_QUERY_TIMEOUT, queryTimeout, 0),
-                log());
+                log);
     }
 
     private PGSimpleDataSource dataSource() {
@@ -249,33 +336,6 @@ class DatabaseSamplerTests {
         dataSource.setUser(database.server().username());
         dataSource.setPassword(database.server().password());
         return dataSource;
-    }
-
-    /** A logger that keeps each line as "level: message". */
-    private System.Logger log() {
-        return new System.Logger() {
-            @Override
-            public String getName() {
-                return DatabaseSampler.class.getName();
-            }
-
-            @Override
-            public boolean isLoggable(Level level) {
-                return true;
-            }
-
-            @Override
-            public void log(Level level, @Nullable ResourceBundle bundle, @Nullable String message,
-                            @Nullable Throwable thrown) {
-                told.add(level.getName().toLowerCase(Locale.ROOT) + ": " + message);
-            }
-
-            @Override
-            public void log(Level level, @Nullable ResourceBundle bundle, @Nullable String format,
-                            @Nullable Object... params) {
-                told.add(level.getName().toLowerCase(Locale.ROOT) + ": " + format);
-            }
-        };
     }
 
     private Connection session() throws SQLException {

@@ -1,0 +1,191 @@
+package dev.dbbulkhead.saturation;
+
+import dev.dbbulkhead.gate.Criticality;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
+import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The mechanism of the limits that follow one database's saturation: at each sample of its signals it asks the
+ * {@link SaturationPolicy} for every governed workload's cap, applies the caps of the workloads it steers, and keeps
+ * those of the workloads it only recommends for. One per database, fed by its {@link DatabaseSampler}.
+ *
+ * <p>Nothing waits on it: it runs on the sampler's thread once a sample is read, and a gate admits on the B it was
+ * last given. A sample that fails or hangs feeds it nothing, so every cap holds its last value until a sample
+ * succeeds. Thread-safe: samples are decided one at a time under a lock only the sampler takes.
+ */
+public final class SaturationLimits {
+
+    /** What the limit does with a workload's cap. */
+    public enum Mode {
+        /** Applies it: the workload's B is the smaller of the B it asks for and the cap. */
+        STEER,
+        /** Only shows it, as the B the limit would set, and leaves the workload's B alone. */
+        RECOMMEND
+    }
+
+    /**
+     * A workload the limit follows.
+     *
+     * @param workload    its name
+     * @param mode        whether its cap is applied or only recommended
+     * @param criticality the order in which saturation lowers it
+     * @param floor       its lowest cap, at least 1
+     * @param requested   the B it asks for now (configured, resized, or learnt by its latency limit): the highest cap;
+     *                    for a recommendation, the most it may recommend
+     * @param running     the operations it runs now
+     * @param queued      whether operations wait for a place in it now
+     * @param applyCap    caps its B; called with each new cap of a {@link Mode#STEER} workload, on the sampler's
+     *                    thread; must not block
+     */
+    public record Governed(String workload, Mode mode, Criticality criticality, int floor, IntSupplier requested,
+                           IntSupplier running, BooleanSupplier queued, IntConsumer applyCap) {
+
+        public Governed {
+            Objects.requireNonNull(workload, "workload");
+            Objects.requireNonNull(mode, "mode");
+            Objects.requireNonNull(criticality, "criticality");
+            Objects.requireNonNull(requested, "requested");
+            Objects.requireNonNull(running, "running");
+            Objects.requireNonNull(queued, "queued");
+            Objects.requireNonNull(applyCap, "applyCap");
+            if (floor < 1) {
+                throw new IllegalArgumentException("the floor of workload '" + workload + "' must be at least 1, was "
+                        + floor);
+            }
+        }
+    }
+
+    /**
+     * A workload's limit as it stands.
+     *
+     * @param workload    its name
+     * @param mode        whether the cap is applied or only recommended
+     * @param criticality the order in which saturation lowers it
+     * @param floor       its lowest cap
+     * @param requested   the B it asked for at the last sample
+     * @param cap         the cap: applied, or the B recommended
+     * @param running     what it ran at the last sample
+     * @param queued      whether it queued at the last sample
+     */
+    public record Limit(String workload, Mode mode, Criticality criticality, int floor, int requested, int cap,
+                        int running, boolean queued) {
+    }
+
+    private final SaturationPolicy policy;
+    private final List<Governed> governed;
+    private final System.Logger log;
+    private final ReentrantLock deciding = new ReentrantLock();
+    /** The caps, in the order of {@link #governed}; guarded by {@link #deciding}. */
+    private final int[] caps;
+    private volatile List<Limit> limits;
+    private volatile SaturationPolicy.@Nullable Reading lastReading;
+
+    /**
+     * @param policy   decides the caps
+     * @param governed the workloads to follow; each starts capped at the B it asks for now, at least its floor
+     * @param log      where a change of the database's state is written (info), with its evidence
+     */
+    public SaturationLimits(SaturationPolicy policy, List<Governed> governed, System.Logger log) {
+        this.policy = Objects.requireNonNull(policy, "policy");
+        this.governed = List.copyOf(governed);
+        this.log = Objects.requireNonNull(log, "log");
+        this.caps = new int[this.governed.size()];
+        List<Limit> initial = new ArrayList<>();
+        for (int i = 0; i < caps.length; i++) {
+            Governed workload = this.governed.get(i);
+            int requested = workload.requested().getAsInt();
+            caps[i] = Math.max(workload.floor(), requested);
+            initial.add(limit(workload, requested, caps[i], 0, false));
+        }
+        this.limits = List.copyOf(initial);
+    }
+
+    /** Decides every cap from one sample, and applies those of the steered workloads that changed. */
+    public void onSample(DatabaseSignals signals) {
+        Objects.requireNonNull(signals, "signals");
+        deciding.lock();
+        try {
+            List<SaturationPolicy.Workload> seen = new ArrayList<>(caps.length);
+            for (int i = 0; i < caps.length; i++) {
+                Governed workload = governed.get(i);
+                seen.add(new SaturationPolicy.Workload(workload.workload(), workload.criticality(), workload.floor(),
+                        Math.max(1, workload.requested().getAsInt()), caps[i],
+                        Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean()));
+            }
+            SaturationPolicy.Decision decision = policy.decide(signals, seen);
+            List<Limit> now = new ArrayList<>(caps.length);
+            for (int i = 0; i < caps.length; i++) {
+                Governed workload = governed.get(i);
+                int cap = decision.caps().get(i);
+                if (cap != caps[i]) {
+                    caps[i] = cap;
+                    if (workload.mode() == Mode.STEER) {
+                        workload.applyCap().accept(cap);
+                    }
+                }
+                SaturationPolicy.Workload state = seen.get(i);
+                now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
+            }
+            limits = List.copyOf(now);
+            reportChange(decision.reading());
+        } finally {
+            deciding.unlock();
+        }
+    }
+
+    /** Every governed workload's limit as the last sample left it (as built before the first). */
+    public List<Limit> limits() {
+        return limits;
+    }
+
+    /** The limit of {@code workload}; empty when it is not governed. */
+    public Optional<Limit> limit(String workload) {
+        return limits.stream().filter(limit -> limit.workload().equals(workload)).findFirst();
+    }
+
+    /** What the last sample showed; empty before the first. */
+    public Optional<SaturationPolicy.Reading> lastReading() {
+        return Optional.ofNullable(lastReading);
+    }
+
+    private void reportChange(SaturationPolicy.Reading reading) {
+        SaturationPolicy.Reading previous = lastReading;
+        lastReading = reading;
+        if (previous != null && previous.state() == reading.state()) {
+            return;
+        }
+        String state = switch (reading.state()) {
+            case HEALTHY -> "is healthy";
+            case BUSY -> "is busy";
+            case SATURATED -> "is saturated";
+            case LOCK_CONTENTION -> "shows lock contention";
+        };
+        log.log(Level.INFO, "The database " + state + ": " + reading.busy() + " sessions on a processor or a disk for "
+                + (reading.serverCpus() == SamplerSettings.UNKNOWN_CPUS ? "an unknown number of"
+                : String.valueOf(reading.serverCpus())) + " processors, " + reading.lockWaiters()
+                + " waiting for a lock, " + reading.active() + " active of which " + reading.ours()
+                + " this instance's; caps " + caps());
+    }
+
+    private String caps() {
+        StringBuilder text = new StringBuilder();
+        for (Limit limit : limits) {
+            text.append(text.isEmpty() ? "" : ", ").append(limit.workload()).append('=').append(limit.cap())
+                    .append(limit.mode() == Mode.RECOMMEND ? " (recommended)" : "");
+        }
+        return text.toString();
+    }
+
+    private static Limit limit(Governed workload, int requested, int cap, int running, boolean queued) {
+        return new Limit(workload.workload(), workload.mode(), workload.criticality(), workload.floor(), requested,
+                cap, running, queued);
+    }
+}

@@ -1,0 +1,210 @@
+package dev.dbbulkhead.saturation;
+
+import dev.dbbulkhead.gate.Criticality;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The policy of a limit that follows the database's saturation: from one sample of the database's signals and what
+ * each workload runs and queues, the cap on each workload's B. It knows no gate, no clock and no framework; it keeps
+ * no state between samples, so the same sample and workloads always give the same caps.
+ *
+ * <p>What it reads ({@link #read}):
+ * <ul>
+ *   <li><b>Lock contention</b>: at least {@value #CONTENDED_LOCK_WAITERS} sessions wait for a heavyweight lock, and
+ *       they are at least {@value #CONTENDED_LOCK_SHARE} of the active ones. More concurrency makes it worse, so
+ *       every workload is lowered, by {@value #LOCK_CUT} a sample.</li>
+ *   <li><b>Saturated</b>: the sessions that need the server's processors or its disks — running ({@link WaitClass#CPU}),
+ *       waiting for a read or write ({@link WaitClass#IO}) or for a lightweight lock ({@link WaitClass#LWLOCK}) —
+ *       are more than {@value #SATURATED_PER_CPU} per server processor. Lowered by {@value #CPU_CUT} a sample.</li>
+ *   <li><b>Healthy</b>: fewer than {@value #HEALTHY_PER_CPU} of them per processor and no lock contention: a
+ *       workload that queues, or runs all its cap allows, is raised by {@value #RAISE} a sample (at least one), never
+ *       past the B it asks for.</li>
+ *   <li><b>Busy</b>: between the two. Nothing moves, so that the caps do not swing around the threshold.</li>
+ * </ul>
+ * Without the server's processor count only lock contention is judged, and the database counts as healthy otherwise:
+ * the latency limit, where a workload has one, is then what lowers it.
+ *
+ * <p>Whom it lowers: one class of {@link Criticality} a sample, the least critical first — {@code SHEDDABLE}, then
+ * {@code DEFAULT}, then {@code CRITICAL} — and in that class the workloads that run something and are above their
+ * floor. A class reaches its floor before the next is touched. When most active sessions are not this instance's
+ * (another application, work outside the gates), saturation lowers no {@code CRITICAL} workload: its few places are
+ * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
+ * same, because the gates' own concurrency is what contends.
+ */
+public final class SaturationPolicy {
+
+    /** Sessions running or waiting for a processor or a disk, per server processor, above which it is saturated. */
+    public static final double SATURATED_PER_CPU = 1.0;
+    /** ... and below which, with no lock contention, it is healthy. */
+    public static final double HEALTHY_PER_CPU = 0.75;
+    /** The fewest lock waiters that count as contention. */
+    public static final int CONTENDED_LOCK_WAITERS = 2;
+    /** The least share of the active sessions waiting for a lock that counts as contention. */
+    public static final double CONTENDED_LOCK_SHARE = 0.25;
+    /** What lowering multiplies a cap by under lock contention. */
+    public static final double LOCK_CUT = 0.5;
+    /** What lowering multiplies a cap by when saturated. */
+    public static final double CPU_CUT = 0.75;
+    /** What raising multiplies a cap by when healthy. */
+    public static final double RAISE = 1.25;
+
+    /** Lowered from the first to the last. */
+    private static final List<Criticality> LOWERING_ORDER =
+            List.of(Criticality.SHEDDABLE, Criticality.DEFAULT, Criticality.CRITICAL);
+
+    private final int serverCpus;
+
+    /**
+     * @param serverCpus the server's processors; {@link SamplerSettings#UNKNOWN_CPUS} when not known, and then only lock
+     *                   contention is judged
+     */
+    public SaturationPolicy(int serverCpus) {
+        if (serverCpus < 0) {
+            throw new IllegalArgumentException("serverCpus must be at least 0, was " + serverCpus);
+        }
+        this.serverCpus = serverCpus;
+    }
+
+    /** How saturated the database is, as one sample shows it. */
+    public enum State {
+        /** Room to spare: workloads that queue are raised. */
+        HEALTHY,
+        /** Between healthy and saturated: nothing moves. */
+        BUSY,
+        /** More sessions need the processors or the disks than the server has processors. */
+        SATURATED,
+        /** Sessions wait for each other's locks. */
+        LOCK_CONTENTION
+    }
+
+    /**
+     * What the policy read from one sample: its evidence, for the log, the endpoint and a recommendation.
+     *
+     * @param state       the verdict
+     * @param busy        sessions running or waiting for a processor, a disk or a lightweight lock
+     * @param serverCpus  the server's processors; 0 when unknown
+     * @param lockWaiters sessions waiting for a heavyweight lock
+     * @param active      all active sessions of the database, the sampler's own apart
+     * @param ours        operations this instance's governed workloads were running
+     * @param outside     whether most active sessions were not this instance's
+     */
+    public record Reading(State state, int busy, int serverCpus, int lockWaiters, int active, int ours,
+                          boolean outside) {
+    }
+
+    /**
+     * A workload as the policy sees it at a sample.
+     *
+     * @param workload    its name
+     * @param criticality the order in which saturation lowers it
+     * @param floor       the lowest cap, at least 1
+     * @param requested   the B it asks for (configured, resized, or learnt by its latency limit): the highest cap
+     * @param cap         its cap now
+     * @param running     operations it runs now
+     * @param queued      whether operations wait for a place in it now
+     */
+    public record Workload(String workload, Criticality criticality, int floor, int requested, int cap, int running,
+                           boolean queued) {
+
+        public Workload {
+            Objects.requireNonNull(workload, "workload");
+            Objects.requireNonNull(criticality, "criticality");
+            if (floor < 1 || requested < 1 || cap < 1 || running < 0) {
+                throw new IllegalArgumentException("floor, requested and cap must be at least 1 and running at least 0,"
+                        + " were " + floor + ", " + requested + ", " + cap + ", " + running);
+            }
+        }
+
+        /** The B in force: the cap, or less when that is all it asks for. */
+        int inForce() {
+            return Math.min(cap, requested);
+        }
+    }
+
+    /**
+     * The caps after one sample.
+     *
+     * @param reading what the sample showed
+     * @param caps    every workload's cap, in the order given
+     */
+    public record Decision(Reading reading, List<Integer> caps) {
+
+        public Decision {
+            Objects.requireNonNull(reading, "reading");
+            caps = List.copyOf(caps);
+        }
+    }
+
+    /** Reads one sample, with what this instance's workloads were running. */
+    public Reading read(DatabaseSignals signals, int ours) {
+        int busy = signals.active(WaitClass.CPU) + signals.active(WaitClass.IO) + signals.active(WaitClass.LWLOCK);
+        int active = signals.active();
+        int lockWaiters = signals.lockWaiters();
+        boolean outside = active - ours > ours;
+        State state;
+        if (lockWaiters >= CONTENDED_LOCK_WAITERS && lockWaiters >= CONTENDED_LOCK_SHARE * active) {
+            state = State.LOCK_CONTENTION;
+        } else if (serverCpus == SamplerSettings.UNKNOWN_CPUS || busy < HEALTHY_PER_CPU * serverCpus) {
+            state = State.HEALTHY;
+        } else if (busy > SATURATED_PER_CPU * serverCpus) {
+            state = State.SATURATED;
+        } else {
+            state = State.BUSY;
+        }
+        return new Reading(state, busy, serverCpus, lockWaiters, active, ours, outside);
+    }
+
+    /** The caps that follow {@code signals}. */
+    public Decision decide(DatabaseSignals signals, List<Workload> workloads) {
+        int ours = workloads.stream().mapToInt(Workload::running).sum();
+        Reading reading = read(signals, ours);
+        List<Integer> caps = new ArrayList<>(workloads.size());
+        workloads.forEach(workload -> caps.add(workload.cap()));
+        switch (reading.state()) {
+            case LOCK_CONTENTION -> lowerOneClass(workloads, caps, LOCK_CUT, true);
+            case SATURATED -> lowerOneClass(workloads, caps, CPU_CUT, !reading.outside());
+            case HEALTHY -> raiseTheQueued(workloads, caps);
+            case BUSY -> {
+                // Hold: a cap that moved on every sample near the threshold would swing.
+            }
+        }
+        return new Decision(reading, caps);
+    }
+
+    private static void lowerOneClass(List<Workload> workloads, List<Integer> caps, double cut,
+                                      boolean criticalToo) {
+        for (Criticality criticality : LOWERING_ORDER) {
+            if (criticality == Criticality.CRITICAL && !criticalToo) {
+                return;
+            }
+            boolean lowered = false;
+            for (int i = 0; i < workloads.size(); i++) {
+                Workload workload = workloads.get(i);
+                if (workload.criticality() == criticality && workload.running() > 0
+                        && workload.inForce() > workload.floor()) {
+                    // From what it runs, not from an unused cap: lowering a cap nobody reaches relieves nothing.
+                    int from = Math.min(workload.inForce(), workload.running());
+                    int lowerTo = (int) Math.floor(from * cut);
+                    caps.set(i, Math.max(workload.floor(), Math.min(workload.inForce() - 1, lowerTo)));
+                    lowered = true;
+                }
+            }
+            if (lowered) {
+                return;
+            }
+        }
+    }
+
+    private static void raiseTheQueued(List<Workload> workloads, List<Integer> caps) {
+        for (int i = 0; i < workloads.size(); i++) {
+            Workload workload = workloads.get(i);
+            boolean wantsMore = workload.queued() || workload.running() >= workload.inForce();
+            if (wantsMore && workload.cap() < workload.requested()) {
+                int raised = (int) Math.ceil(workload.cap() * RAISE);
+                caps.set(i, Math.min(workload.requested(), Math.max(workload.cap() + 1, raised)));
+            }
+        }
+    }
+}

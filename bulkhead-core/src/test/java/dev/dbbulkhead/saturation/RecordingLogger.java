@@ -1,0 +1,40 @@
+package dev.dbbulkhead.saturation;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.ResourceBundle;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
+
+/** A logger that keeps each line as "level: message", for tests to read back. */
+final class RecordingLogger implements System.Logger {
+
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+
+    /** Every line written so far, in order. */
+    List<String> lines() {
+        return lines;
+    }
+
+    @Override
+    public String getName() {
+        return "recording";
+    }
+
+    @Override
+    public boolean isLoggable(Level level) {
+        return true;
+    }
+
+    @Override
+    public void log(Level level, @Nullable ResourceBundle bundle, @Nullable String message,
+                    @Nullable Throwable thrown) {
+        lines.add(level.getName().toLowerCase(Locale.ROOT) + ": " + message);
+    }
+
+    @Override
+    public void log(Level level, @Nullable ResourceBundle bundle, @Nullable String format,
+                    @Nullable Object... params) {
+        lines.add(level.getName().toLowerCase(Locale.ROOT) + ": " + format);
+    }
+}

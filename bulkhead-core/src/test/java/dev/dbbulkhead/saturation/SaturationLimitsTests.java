@@ -1,0 +1,77 @@
+package dev.dbbulkhead.saturation;
+
+import static dev.dbbulkhead.saturation.SaturationPolicyTests.signals;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.saturation.SaturationLimits.Governed;
+import dev.dbbulkhead.saturation.SaturationLimits.Mode;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/** The mechanism: what it applies, what it only recommends, and what it writes, sample by sample. */
+class SaturationLimitsTests {
+
+    private final RecordingLogger log = new RecordingLogger();
+    private final List<String> told = log.lines();
+    private final List<Integer> appliedToOrders = new CopyOnWriteArrayList<>();
+    private final List<Integer> appliedToReports = new CopyOnWriteArrayList<>();
+    private final AtomicInteger ordersRunning = new AtomicInteger(8);
+    private final AtomicInteger reportsRunning = new AtomicInteger(8);
+
+    @Test
+    void aSteeredWorkloadGetsEachNewCapAndARecommendedOneKeepsItsBWhileItsCapIsShown() {
+        SaturationLimits limits = limits(Mode.STEER, Mode.RECOMMEND);
+
+        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+
+        assertThat(appliedToReports).as("only recommended").isEmpty();
+        assertThat(limits.limit("reports").orElseThrow().cap()).isEqualTo(4);
+        assertThat(limits.limit("orders").orElseThrow().cap()).as("the sheddable class went first").isEqualTo(8);
+
+        reportsRunning.set(0);
+        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        assertThat(limits.limit("reports").orElseThrow().cap()).as("runs nothing: lowering it relieves nothing")
+                .isEqualTo(4);
+        assertThat(appliedToOrders).as("steered, the next class").containsExactly(4);
+    }
+
+    @Test
+    void withoutASampleEveryCapHoldsItsLastValue() {
+        SaturationLimits limits = limits(Mode.STEER, Mode.STEER);
+        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        List<SaturationLimits.Limit> before = limits.limits();
+
+        // The sampler failing or hanging calls nothing: nothing moves, however much time passes.
+        assertThat(limits.limits()).isEqualTo(before);
+        assertThat(appliedToReports).containsExactly(4);
+        assertThat(appliedToOrders).isEmpty();
+    }
+
+    @Test
+    void aChangeOfTheDatabasesStateIsWrittenOnceWithItsEvidence() {
+        SaturationLimits limits = limits(Mode.STEER, Mode.STEER);
+
+        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
+        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
+        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+
+        assertThat(told).hasSize(2);
+        assertThat(told.get(0)).startsWith("info: The database is healthy: 1 sessions on a processor or a disk for 4"
+                + " processors, 0 waiting for a lock, 1 active of which 16 this instance's");
+        assertThat(told.get(1)).startsWith("info: The database shows lock contention")
+                .endsWith("caps orders=8, reports=4");
+        assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
+    }
+
+    private SaturationLimits limits(Mode orders, Mode reports) {
+        return new SaturationLimits(new SaturationPolicy(4), List.of(
+                new Governed("orders", orders, Criticality.DEFAULT, 2, () -> 8, ordersRunning::get, () -> true,
+                        appliedToOrders::add),
+                new Governed("reports", reports, Criticality.SHEDDABLE, 2, () -> 8, reportsRunning::get, () -> true,
+                        appliedToReports::add)), log);
+    }
+}

@@ -1,0 +1,120 @@
+package dev.dbbulkhead.saturation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.saturation.SaturationPolicy.State;
+import dev.dbbulkhead.saturation.SaturationPolicy.Workload;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The policy alone: samples and workloads in, caps out. */
+class SaturationPolicyTests {
+
+    private static final int CPUS = 4;
+    private final SaturationPolicy policy = new SaturationPolicy(CPUS);
+
+    @Test
+    void sessionsWaitingForEachOthersLocksAreContentionWhateverTheProcessorsDo() {
+        SaturationPolicy.Reading reading = policy.read(signals(Map.of(WaitClass.LOCK, 3, WaitClass.CPU, 1)), 4);
+
+        assertThat(reading.state()).isEqualTo(State.LOCK_CONTENTION);
+        assertThat(reading.lockWaiters()).isEqualTo(3);
+        assertThat(policy.read(signals(Map.of(WaitClass.LOCK, 1, WaitClass.CPU, 1)), 2).state())
+                .as("one waiter is no contention").isEqualTo(State.HEALTHY);
+        assertThat(policy.read(signals(Map.of(WaitClass.LOCK, 2, WaitClass.CPU, 2, WaitClass.OTHER, 8)), 12).state())
+                .as("two waiters among twelve active are not a quarter").isEqualTo(State.HEALTHY);
+    }
+
+    @Test
+    void moreSessionsOnTheProcessorsAndDisksThanProcessorsIsSaturatedAndFewerThanThreeQuartersHealthy() {
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 3, WaitClass.IO, 1, WaitClass.LWLOCK, 1)), 5).state())
+                .isEqualTo(State.SATURATED);
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 4)), 4).state()).isEqualTo(State.BUSY);
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 3)), 3).state()).isEqualTo(State.BUSY);
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 2, WaitClass.CLIENT, 9)), 11).state())
+                .as("sessions waiting for their clients use no processor").isEqualTo(State.HEALTHY);
+    }
+
+    @Test
+    void withoutTheServersProcessorsOnlyLockContentionIsJudged() {
+        SaturationPolicy blind = new SaturationPolicy(SamplerSettings.UNKNOWN_CPUS);
+
+        assertThat(blind.read(signals(Map.of(WaitClass.CPU, 100)), 100).state()).isEqualTo(State.HEALTHY);
+        assertThat(blind.read(signals(Map.of(WaitClass.LOCK, 5)), 5).state()).isEqualTo(State.LOCK_CONTENTION);
+    }
+
+    @Test
+    void saturationLowersTheSheddableWorkloadsFirstAndTheNextClassOnlyOnceTheyAreAtTheirFloor() {
+        List<Workload> workloads = List.of(
+                new Workload("checkout", Criticality.CRITICAL, 2, 10, 10, 10, true),
+                new Workload("orders", Criticality.DEFAULT, 2, 10, 10, 10, true),
+                new Workload("reports", Criticality.SHEDDABLE, 2, 8, 8, 8, true));
+        DatabaseSignals saturated = signals(Map.of(WaitClass.CPU, 28));
+
+        assertThat(policy.decide(saturated, workloads).caps()).containsExactly(10, 10, 6);
+
+        List<Workload> reportsAtTheFloor = List.of(workloads.get(0), workloads.get(1),
+                new Workload("reports", Criticality.SHEDDABLE, 2, 8, 2, 2, true));
+        assertThat(policy.decide(saturated, reportsAtTheFloor).caps()).containsExactly(10, 7, 2);
+    }
+
+    @Test
+    void aWorkloadThatRunsNothingIsNotLoweredForLoweringItRelievesNothing() {
+        List<Workload> workloads = List.of(
+                new Workload("orders", Criticality.DEFAULT, 1, 10, 10, 6, false),
+                new Workload("reports", Criticality.SHEDDABLE, 1, 8, 8, 0, false));
+
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 9)), workloads).caps())
+                .as("orders lowered from the 6 it runs").containsExactly(4, 8);
+    }
+
+    @Test
+    void saturationFromOutsideTheGatesNeverLowersCriticalWorkButOurOwnLockContentionDoes() {
+        List<Workload> criticalOnly = List.of(new Workload("checkout", Criticality.CRITICAL, 1, 8, 8, 4, true));
+
+        SaturationPolicy.Decision outside = policy.decide(signals(Map.of(WaitClass.CPU, 20)), criticalOnly);
+        assertThat(outside.reading().outside()).isTrue();
+        assertThat(outside.caps()).containsExactly(8);
+
+        SaturationPolicy.Decision ours = policy.decide(signals(Map.of(WaitClass.CPU, 6)), criticalOnly);
+        assertThat(ours.reading().outside()).isFalse();
+        assertThat(ours.caps()).containsExactly(3);
+
+        assertThat(policy.decide(signals(Map.of(WaitClass.LOCK, 4)), criticalOnly).caps())
+                .as("contention halves from what runs").containsExactly(2);
+    }
+
+    @Test
+    void aHealthyDatabaseRaisesTheWorkloadsThatQueueUpToTheBTheyAskForAndNoOtherWorkload() {
+        List<Workload> workloads = List.of(
+                new Workload("orders", Criticality.DEFAULT, 1, 10, 4, 4, true),
+                new Workload("reports", Criticality.SHEDDABLE, 1, 10, 9, 9, false),
+                new Workload("audit", Criticality.DEFAULT, 1, 10, 3, 1, false));
+
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 1)), workloads).caps())
+                .as("orders queues, reports runs all its cap allows, audit has room").containsExactly(5, 10, 3);
+    }
+
+    @Test
+    void aBusyDatabaseMovesNoCap() {
+        List<Workload> workloads = List.of(new Workload("orders", Criticality.DEFAULT, 1, 10, 4, 4, true));
+
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 4)), workloads).caps()).containsExactly(4);
+    }
+
+    @Test
+    void aWorkloadOutOfRangeOrANegativeProcessorCountIsRefusedWithTheValues() {
+        assertThatThrownBy(() -> new Workload("orders", Criticality.DEFAULT, 0, 1, 1, 0, false))
+                .hasMessageContaining("were 0, 1, 1, 0");
+        assertThatThrownBy(() -> new SaturationPolicy(-1)).hasMessageContaining("serverCpus must be at least 0, was -1");
+    }
+
+    static DatabaseSignals signals(Map<WaitClass, Integer> active) {
+        return new DatabaseSignals(0L, new EnumMap<>(active), null, 0, 0, 0, null, Duration.ofMillis(1));
+    }
+}
