@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
+import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.saturation.SamplerSettings;
@@ -345,6 +346,16 @@ public class BulkheadProperties {
         FIXED,
         /** Learnt from how long admitted operations hold their connections, within limit.min-concurrent and limit.max-concurrent. */
         ADAPTIVE
+    }
+
+    /** What the database's saturation does to a workload's B. */
+    public enum DatabaseLimitMode {
+        /** Nothing. */
+        OFF,
+        /** Caps it: lowered while the database is saturated or its locks contend, raised back while it is healthy. */
+        STEER,
+        /** Runs the same limit in the shadow and shows the B it would set; B stays as it is. */
+        RECOMMEND
     }
 
     /** What a connection borrowed outside every gate does. */
@@ -912,11 +923,33 @@ public class BulkheadProperties {
         /** Fixed: max-concurrent as configured. Adaptive: learnt from hold times, starting at max-concurrent. */
         private @Nullable LimitMode mode;
 
-        /** With the adaptive limit, the fewest operations it lets run at once; at least 1, at most max-concurrent. */
+        /** With the adaptive limit, the fewest operations it lets run at once; with limit.database, the lowest cap. At least 1, at most max-concurrent. */
         private @Nullable Integer minConcurrent;
 
-        /** With the adaptive limit, the most operations it lets run at once, counted by the budget check; at least max-concurrent. Default: max-concurrent. */
+        /** With the adaptive limit, the most operations it lets run at once, counted by the budget check; at least max-concurrent. Default: max-concurrent. With limit.database=recommend, the most B it recommends. */
         private @Nullable Integer maxConcurrent;
+
+        /** Off: the database's saturation does not touch B. Steer: B is capped by what the database's signals allow, lowered while it is saturated or its locks contend, raised back while it is healthy and the workload queues, never below limit.min-concurrent. Recommend: the same limit runs in the shadow and only shows the B it would set. Steer and recommend need db.bulkhead.database.signals.enabled=true. */
+        private @Nullable DatabaseLimitMode database;
+
+        /** With limit.database, the order in which the database's saturation lowers the workload: sheddable first, then default, then critical. */
+        private @Nullable Criticality criticality;
+
+        public @Nullable DatabaseLimitMode getDatabase() {
+            return database;
+        }
+
+        public void setDatabase(@Nullable DatabaseLimitMode database) {
+            this.database = database;
+        }
+
+        public @Nullable Criticality getCriticality() {
+            return criticality;
+        }
+
+        public void setCriticality(@Nullable Criticality criticality) {
+            this.criticality = criticality;
+        }
 
         public @Nullable LimitMode getMode() {
             return mode;

@@ -68,6 +68,8 @@ final class BulkheadTemplateFactory {
         WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
         WorkloadSettings.retryAfterSeconds(workload, properties);
         WorkloadSettings.retryAfterJitterSeconds(workload, properties);
+        // Checked here, where every workload passes, so that a limit without the signals it follows stops start-up.
+        WorkloadSettings.databaseLimit(workload, properties);
         // A warning, not a failure: defaults may choose codel for workloads that have no queue on purpose.
         WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
         // Warnings too: a resize can give such a workload the places its settings need.

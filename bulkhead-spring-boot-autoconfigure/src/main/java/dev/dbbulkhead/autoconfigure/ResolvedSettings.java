@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.gate.Criticality;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -30,6 +31,28 @@ public final class ResolvedSettings {
      */
     public static long retryAfterJitterSeconds(@Nullable String workload, BulkheadProperties properties) {
         return WorkloadSettings.retryAfterJitterSeconds(workload, properties);
+    }
+
+    /**
+     * How the database's saturation limits a workload.
+     *
+     * @param mode        off, steered or recommended ({@code limit.database})
+     * @param criticality the order in which saturation lowers it ({@code limit.criticality})
+     * @param floor       the lowest cap ({@code limit.min-concurrent}, default 1)
+     * @param ceiling     the most a recommendation may show ({@code limit.max-concurrent}, default B)
+     */
+    public record DatabaseLimit(BulkheadProperties.DatabaseLimitMode mode, Criticality criticality, int floor,
+                                int ceiling) {
+    }
+
+    /**
+     * How the database's saturation limits workload {@code workload}.
+     *
+     * @throws BulkheadConfigurationException for a floor outside 1..B, a ceiling below B, or a limit without the
+     *                                        database's signals to follow
+     */
+    public static DatabaseLimit databaseLimit(String workload, BulkheadProperties properties) {
+        return WorkloadSettings.databaseLimit(workload, properties);
     }
 
     /**

@@ -1,8 +1,10 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;
 import dev.dbbulkhead.gate.AdmissionRules;
+import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.GateRanges;
@@ -382,6 +384,50 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
 
     /** A client told to stay away longer than a day would better be told the service is down. */
     private static final Duration MAX_RETRY_AFTER = Duration.ofDays(1);
+
+    /**
+     * How the database's saturation limits workload {@code name}: off, steered or recommended, in which order it is
+     * lowered, its floor and the most it may be raised to or recommended.
+     *
+     * @throws BulkheadConfigurationException for a floor outside 1..B, a ceiling below B, or a limit without the
+     *                                        database's signals to follow
+     */
+    static ResolvedSettings.DatabaseLimit databaseLimit(String name, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        Setting<DatabaseLimitMode> mode = resolver.setting("limit.database", workload -> workload.getLimit()
+                .getDatabase(), DatabaseLimitMode.OFF);
+        int maxConcurrent = resolver.setting("max-concurrent", Workload::getMaxConcurrent,
+                GateConfig.DEFAULT_MAX_CONCURRENT).value();
+        Criticality criticality = resolver.setting("limit.criticality", workload -> workload.getLimit()
+                .getCriticality(), Criticality.DEFAULT).value();
+        if (mode.value() == DatabaseLimitMode.OFF) {
+            return new ResolvedSettings.DatabaseLimit(DatabaseLimitMode.OFF, criticality, 1, maxConcurrent);
+        }
+        validate(mode, value -> {
+            if (!properties.getDatabase().getSignals().isEnabled()) {
+                throw new IllegalArgumentException("needs " + BulkheadProperties.PREFIX
+                        + ".database.signals.enabled=true: the limit follows the signals the sampler reads");
+            }
+            return value;
+        });
+        int floor = validate(resolver.setting("limit.min-concurrent", workload -> workload.getLimit()
+                .getMinConcurrent(), GateRanges.MIN_MAX_CONCURRENT), value -> {
+                    if (value < GateRanges.MIN_MAX_CONCURRENT || value > maxConcurrent) {
+                        throw new IllegalArgumentException("must be between " + GateRanges.MIN_MAX_CONCURRENT
+                                + " and max-concurrent (B) = " + maxConcurrent + ": the database's limit lowers B no"
+                                + " further");
+                    }
+                    return value;
+                });
+        int ceiling = validate(resolver.setting("limit.max-concurrent", workload -> workload.getLimit()
+                .getMaxConcurrent(), maxConcurrent), value -> {
+                    if (value < maxConcurrent) {
+                        throw new IllegalArgumentException("must be at least max-concurrent (B) = " + maxConcurrent);
+                    }
+                    return GateRanges.requireMaxConcurrent(value);
+                });
+        return new ResolvedSettings.DatabaseLimit(mode.value(), criticality, floor, ceiling);
+    }
 
     /**
      * The Retry-After of workload {@code name}, or of the defaults for a null name, in whole seconds rounded up.

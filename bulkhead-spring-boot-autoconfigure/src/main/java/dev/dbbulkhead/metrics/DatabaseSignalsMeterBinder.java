@@ -2,6 +2,7 @@ package dev.dbbulkhead.metrics;
 
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.DatabaseSignals;
+import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.WaitClass;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -39,12 +40,27 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
     public static final String SAMPLE_DURATION = "db.bulkhead.database.sample.duration";
     /** Gauge of the samples that failed since the last that succeeded. */
     public static final String SAMPLE_FAILURES = "db.bulkhead.database.sample.failures";
+    /**
+     * Gauge of the cap the database's limit sets on a workload's B, tagged {@code workload} and {@code mode}: steer
+     * (applied) or recommend (the B it would set).
+     */
+    public static final String LIMIT = "db.bulkhead.database.limit";
 
     private final DatabaseSampler sampler;
+    private final @Nullable SaturationLimits limits;
 
     /** @param sampler the database's sampler, whose last sample the meters read */
     public DatabaseSignalsMeterBinder(DatabaseSampler sampler) {
+        this(sampler, null);
+    }
+
+    /**
+     * @param sampler the database's sampler, whose last sample the meters read
+     * @param limits  the workloads whose B follows the database; null for none
+     */
+    public DatabaseSignalsMeterBinder(DatabaseSampler sampler, @Nullable SaturationLimits limits) {
         this.sampler = sampler;
+        this.limits = limits;
     }
 
     @Override
@@ -73,6 +89,19 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
         counter(registry, COMMITS, DatabaseSignals::commits, "Transactions committed in the database");
         counter(registry, ROLLBACKS, DatabaseSignals::rollbacks, "Transactions rolled back in the database");
         counter(registry, DEADLOCKS, DatabaseSignals::deadlocks, "Deadlocks detected in the database");
+        SaturationLimits governed = limits;
+        if (governed != null) {
+            for (SaturationLimits.Limit limit : governed.limits()) {
+                String workload = limit.workload();
+                Gauge.builder(LIMIT, governed, each -> each.limit(workload).map(SaturationLimits.Limit::cap)
+                                .orElse(0))
+                        .tag("workload", workload)
+                        .tag("mode", limit.mode().name().toLowerCase(Locale.ROOT))
+                        .description("The cap the database's saturation sets on the workload's B: applied when"
+                                + " steering, the B it would set when recommending")
+                        .register(registry);
+            }
+        }
     }
 
     private void counter(MeterRegistry registry, String name, ToLongFunction<DatabaseSignals> count,

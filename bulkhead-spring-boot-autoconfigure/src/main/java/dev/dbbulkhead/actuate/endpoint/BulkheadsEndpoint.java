@@ -23,6 +23,9 @@ import dev.dbbulkhead.retry.RetryBudgetConfig;
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.DatabaseSignals;
 import dev.dbbulkhead.saturation.SamplerSettings;
+import dev.dbbulkhead.saturation.SaturationLimits;
+import dev.dbbulkhead.saturation.SaturationPolicy;
+import dev.dbbulkhead.saturation.support.DatabaseLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -270,9 +273,11 @@ public class BulkheadsEndpoint {
         }
         try {
             // A limit left out is kept as it is at the moment of the change, not as it was read before it.
-            Optional<ConcurrencyCeiling> ceiling = membership().flatMap(member -> member.ceiling(name));
+            Optional<ConcurrencyCeiling> ceiling = membership().flatMap(member -> member.ceiling(name))
+                    .or(() -> databaseLimits().flatMap(limits -> limits.ceiling(name)));
             if (maxConcurrent != null && ceiling.isPresent()) {
-                // A fleet-coordinated B is requested through its ceiling, so that the fleet share still caps it.
+                // A B capped by the fleet's share or the database's limit is requested through its ceiling, so that
+                // the cap still holds.
                 ceiling.get().request(maxConcurrent);
                 if (maxQueued != null) {
                     template.gate().resizeQueued(maxQueued);
@@ -330,6 +335,11 @@ public class BulkheadsEndpoint {
 
     private Optional<FleetMembership> membership() {
         return fleet == null ? Optional.empty() : Optional.ofNullable(fleet.getIfAvailable());
+    }
+
+    private Optional<DatabaseLimits> databaseLimits() {
+        return database == null ? Optional.empty()
+                : Optional.ofNullable(database.getIfAvailable()).flatMap(DatabaseSignalsSampling::limits);
     }
 
     private @Nullable FleetDescriptor fleet() {
@@ -410,12 +420,16 @@ public class BulkheadsEndpoint {
      * @param replicaLag     the largest replay lag of the server's replicas (ISO-8601); null when none
      * @param queryTime      how long the last sample's query took (ISO-8601); null before the first
      * @param failuresInARow samples failed since the last that succeeded
+     * @param saturation     how the limit read the last sample; null when no workload follows the database, or before
+     *                       the first sample
+     * @param limits         the workloads whose B follows the database ({@code limit.database}), by name
      */
     public record DatabaseDescriptor(String access, String interval, @Nullable Integer serverCpus,
                                      @Nullable String sampledAgo, boolean current, Map<String, Integer> activeSessions,
                                      @Nullable String oldestLockWait, @Nullable Long commits, @Nullable Long rollbacks,
                                      @Nullable Long deadlocks, @Nullable String replicaLag, @Nullable String queryTime,
-                                     int failuresInARow) {
+                                     int failuresInARow, @Nullable SaturationDescriptor saturation,
+                                     Map<String, DatabaseLimitDescriptor> limits) {
 
         static DatabaseDescriptor of(DatabaseSignalsSampling sampling) {
             DatabaseSampler sampler = sampling.sampler();
@@ -423,9 +437,14 @@ public class BulkheadsEndpoint {
             Integer cpus = settings.serverCpus() == SamplerSettings.UNKNOWN_CPUS ? null : settings.serverCpus();
             String access = sampling.access().name().toLowerCase(Locale.ROOT);
             DatabaseSignals last = sampler.latest().orElse(null);
+            SaturationDescriptor saturation = sampling.limits().flatMap(limits -> limits.limits().lastReading())
+                    .map(SaturationDescriptor::of).orElse(null);
+            Map<String, DatabaseLimitDescriptor> limits = new LinkedHashMap<>();
+            sampling.limits().ifPresent(governed -> governed.limits().limits().forEach(limit ->
+                    limits.put(limit.workload(), DatabaseLimitDescriptor.of(limit))));
             if (last == null) {
                 return new DatabaseDescriptor(access, settings.interval().toString(), cpus, null, false, Map.of(),
-                        null, null, null, null, null, null, sampler.failuresInARow());
+                        null, null, null, null, null, null, sampler.failuresInARow(), saturation, limits);
             }
             Map<String, Integer> active = new LinkedHashMap<>();
             last.activeSessions().forEach((waitClass, sessions) ->
@@ -434,11 +453,51 @@ public class BulkheadsEndpoint {
                     Duration.ofNanos(System.nanoTime() - last.sampledAtNanos()).toString(),
                     sampler.current().isPresent(), active, text(last.oldestLockWait()), last.commits(),
                     last.rollbacks(), last.deadlocks(), text(last.replicaLag()), last.queryTime().toString(),
-                    sampler.failuresInARow());
+                    sampler.failuresInARow(), saturation, limits);
         }
 
         private static @Nullable String text(@Nullable Duration duration) {
             return duration == null ? null : duration.toString();
+        }
+    }
+
+    /**
+     * How the database's limit read its last sample: the evidence behind every cap.
+     *
+     * @param state       healthy, busy, saturated or lock-contention
+     * @param busy        sessions running or waiting for a processor, a disk or a lightweight lock
+     * @param lockWaiters sessions waiting for a heavyweight lock
+     * @param active      all active sessions of the database, the sampler's own apart
+     * @param ours        operations this instance's workloads that follow the database were running
+     * @param outside     whether most active sessions were not this instance's
+     */
+    public record SaturationDescriptor(String state, int busy, int lockWaiters, int active, int ours,
+                                       boolean outside) {
+
+        static SaturationDescriptor of(SaturationPolicy.Reading reading) {
+            return new SaturationDescriptor(reading.state().name().toLowerCase(Locale.ROOT).replace('_', '-'),
+                    reading.busy(), reading.lockWaiters(), reading.active(), reading.ours(), reading.outside());
+        }
+    }
+
+    /**
+     * A workload whose B follows the database.
+     *
+     * @param mode        steer (the cap applies) or recommend (the cap is the B the limit would set)
+     * @param criticality the order in which saturation lowers it
+     * @param floor       its lowest cap
+     * @param requested   the B it asked for at the last sample; for a recommendation, the most it may recommend
+     * @param cap         the cap the limit applies, or the B it recommends
+     * @param running     what it ran at the last sample
+     * @param queued      whether it queued at the last sample
+     */
+    public record DatabaseLimitDescriptor(String mode, String criticality, int floor, int requested, int cap,
+                                          int running, boolean queued) {
+
+        static DatabaseLimitDescriptor of(SaturationLimits.Limit limit) {
+            return new DatabaseLimitDescriptor(limit.mode().name().toLowerCase(Locale.ROOT),
+                    limit.criticality().name().toLowerCase(Locale.ROOT), limit.floor(), limit.requested(),
+                    limit.cap(), limit.running(), limit.queued());
         }
     }
 

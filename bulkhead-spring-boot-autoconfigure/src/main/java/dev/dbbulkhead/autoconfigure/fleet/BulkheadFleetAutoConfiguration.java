@@ -3,8 +3,9 @@ package dev.dbbulkhead.autoconfigure.fleet;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
-import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
 import dev.dbbulkhead.fleet.ConcurrencyCeiling;
@@ -113,6 +114,13 @@ public final class BulkheadFleetAutoConfiguration {
                             "a workload on the pool that " + PREFIX + "coordination=postgres shares out must keep"
                                     + " a fixed B (limit.mode=fixed): the fleet share caps B, and an adaptive limit"
                                     + " would resize B past it");
+                }
+                if (ResolvedSettings.databaseLimit(name, properties).mode() == DatabaseLimitMode.STEER) {
+                    throw BulkheadConfigurationException.invalidProperty(
+                            BulkheadProperties.PREFIX + ".workloads." + name + ".limit.database", "steer",
+                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out cannot be"
+                                    + " steered by the database's signals yet: the fleet share caps B; use"
+                                    + " limit.database=recommend to see the B the signals would set");
                 }
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }

@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Signals;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.jdbc.side.SideConnections;
@@ -12,12 +13,18 @@ import dev.dbbulkhead.metrics.DatabaseSignalsMeterBinder;
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.PostgresSignals;
 import dev.dbbulkhead.saturation.SamplerSettings;
+import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.support.ApplicationLogger;
+import dev.dbbulkhead.saturation.support.DatabaseLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -42,7 +49,8 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DatabaseSignalsSampling dbBulkheadDatabaseSignals(DataSource dataSource, BulkheadProperties properties) {
+    DatabaseSignalsSampling dbBulkheadDatabaseSignals(DataSource dataSource, BulkheadProperties properties,
+            BulkheadRegistry registry, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
         SamplerSettings settings = settings(properties.getDatabase().getSignals());
         HikariDataSource application = DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class,
                 HikariDataSource.class);
@@ -56,7 +64,10 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
                 settings.queryTimeout().multipliedBy(2));
         ApplicationLogger log = new ApplicationLogger(DatabaseSampler.class);
         DatabaseSampler sampler = new DatabaseSampler(sessions, new PostgresSignals(), settings, log);
-        return new DatabaseSignalsSampling(sampler, sessions, log);
+        DatabaseLimits limits = DatabaseLimits.of(registry, limitSettings(registry, properties),
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), settings.serverCpus(),
+                new ApplicationLogger(SaturationLimits.class));
+        return new DatabaseSignalsSampling(sampler, sessions, log, limits);
     }
 
     /** The meters of the database's signals, when the application has Micrometer. */
@@ -67,8 +78,24 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         DatabaseSignalsMeterBinder dbBulkheadDatabaseSignalsMeterBinder(DatabaseSignalsSampling sampling) {
-            return new DatabaseSignalsMeterBinder(sampling.sampler());
+            return new DatabaseSignalsMeterBinder(sampling.sampler(),
+                    sampling.limits().map(DatabaseLimits::limits).orElse(null));
         }
+    }
+
+    /** The workloads that follow the database ({@code limit.database} steer or recommend), in registry order. */
+    private static List<DatabaseLimits.Setting> limitSettings(BulkheadRegistry registry,
+                                                              BulkheadProperties properties) {
+        List<DatabaseLimits.Setting> settings = new ArrayList<>();
+        for (String name : registry.names()) {
+            ResolvedSettings.DatabaseLimit limit = ResolvedSettings.databaseLimit(name, properties);
+            if (limit.mode() != DatabaseLimitMode.OFF) {
+                settings.add(new DatabaseLimits.Setting(name, limit.mode() == DatabaseLimitMode.STEER
+                        ? SaturationLimits.Mode.STEER : SaturationLimits.Mode.RECOMMEND, limit.criticality(),
+                        limit.floor(), limit.ceiling()));
+            }
+        }
+        return settings;
     }
 
     /** Validates each key under its own name, then builds the settings. */

@@ -5,9 +5,11 @@ import dev.dbbulkhead.saturation.SignalAccess;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Optional;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -25,6 +27,7 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
     private final ScheduledThreadPoolExecutor scheduler;
     /** Orders the sampler's start after the access is judged against the application's stop; held for moments. */
     private final ReentrantLock lifecycle = new ReentrantLock();
+    private final @Nullable DatabaseLimits limits;
     private volatile SignalAccess access = SignalAccess.WHOLE_SERVER;
     private volatile boolean running;
 
@@ -34,6 +37,21 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
      * @param log      where findings are written
      */
     public DatabaseSignalsSampling(DatabaseSampler sampler, DataSource sessions, System.Logger log) {
+        this(sampler, sessions, log, null);
+    }
+
+    /**
+     * @param sampler  the sampler, not yet started
+     * @param sessions where the sampler's session comes from, asked once more for the judgement of access
+     * @param log      where findings are written
+     * @param limits   the workloads whose B follows the signals, fed each sample; null for none
+     */
+    public DatabaseSignalsSampling(DatabaseSampler sampler, DataSource sessions, System.Logger log,
+                                   @Nullable DatabaseLimits limits) {
+        this.limits = limits;
+        if (limits != null && limits.any()) {
+            sampler.onEachSample(limits.limits()::onSample);
+        }
         this.sampler = sampler;
         this.sessions = sessions;
         this.log = log;
@@ -119,6 +137,11 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
     /** The sampler, for the meters and the endpoint. */
     public DatabaseSampler sampler() {
         return sampler;
+    }
+
+    /** The workloads whose B follows the signals; empty when none does. */
+    public Optional<DatabaseLimits> limits() {
+        return Optional.ofNullable(limits).filter(DatabaseLimits::any);
     }
 
     /** What the sampler's role can see; {@link SignalAccess#WHOLE_SERVER} until judged. */

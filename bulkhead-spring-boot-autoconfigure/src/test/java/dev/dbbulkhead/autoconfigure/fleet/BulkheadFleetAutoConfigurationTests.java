@@ -79,6 +79,19 @@ class BulkheadFleetAutoConfigurationTests {
     }
 
     @Test
+    void aWorkloadSteeredByTheDatabaseOnTheCoordinatedPoolFailsStartUpNamingTheKeyAndTheWayOut() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                "db.bulkhead.database.signals.enabled=true", "db.bulkhead.workloads.orders.limit.database=steer")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("db.bulkhead.workloads.orders.limit.database")
+                            .hasMessageContaining("limit.database=recommend");
+                });
+    }
+
+    @Test
     void withPostgresCoordinationTheLeasedShareBoundsThePoolAndTheGates() {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
                 .run(context -> {

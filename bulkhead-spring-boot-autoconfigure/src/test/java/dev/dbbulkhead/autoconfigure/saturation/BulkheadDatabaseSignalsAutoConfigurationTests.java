@@ -7,12 +7,17 @@ import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint.DatabaseDescriptor;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.SharedDatabase;
+import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
 import dev.dbbulkhead.metrics.DatabaseSignalsMeterBinder;
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.SignalAccess;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
@@ -34,6 +39,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 class BulkheadDatabaseSignalsAutoConfigurationTests {
 
     private static final String SIGNALS = "db.bulkhead.database.signals.";
+    private static final String ORDERS = "db.bulkhead.workloads.orders.";
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .with(SharedDatabase::onBootJdbc)
@@ -108,6 +114,74 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
                     assertThat(sampler.sampleOnce()).as("closed").isFalse();
                     // The server ends a session's process once it reads the close; the test waits for that.
                     Await.until("the sampler's session gone from the server", () -> samplerSessions() == 0);
+                });
+    }
+
+    @Test
+    void aWorkloadThatFollowsTheDatabaseWithoutItsSignalsStopsStartUpNamingTheKey() {
+        runner.withPropertyValues(ORDERS + "limit.database=steer").run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).rootCause().isInstanceOf(BulkheadConfigurationException.class)
+                    .hasMessageContaining(ORDERS + "limit.database").hasMessageContaining("STEER")
+                    .hasMessageContaining("needs db.bulkhead.database.signals.enabled=true");
+        });
+        runner.withPropertyValues(SIGNALS + "enabled=true", ORDERS + "limit.database=recommend",
+                ORDERS + "limit.min-concurrent=3").run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .hasMessageContaining(ORDERS + "limit.min-concurrent").hasMessageContaining("between 1 and"
+                                + " max-concurrent (B) = 2"));
+    }
+
+    @Test
+    void lockContentionOnTheServerLowersASteeredWorkloadsBWhileARecommendedOneOnlyShowsItsCap() throws Exception {
+        SharedDatabase.DATABASE.execute("CREATE TABLE IF NOT EXISTS limit_account (id int PRIMARY KEY, n int)",
+                "INSERT INTO limit_account VALUES (1, 0) ON CONFLICT DO NOTHING");
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=100ms", SIGNALS + "query-timeout=100ms",
+                ORDERS + "limit.database=steer", "db.bulkhead.workloads.reports.max-concurrent=4",
+                "db.bulkhead.workloads.reports.limit.database=recommend",
+                "db.bulkhead.workloads.reports.limit.criticality=sheddable").run(context -> {
+                    AdmissionGate orders = context.getBean(BulkheadRegistry.class).template("orders").gate();
+                    AdmissionGate reports = context.getBean(BulkheadRegistry.class).template("reports").gate();
+                    try (LockWaiters waiters = LockWaiters.on(SharedDatabase.DATABASE, "limit_account", 3);
+                         Permit running = orders.acquire()) {
+                        Await.until("orders lowered", () -> orders.config().maxConcurrent() == 1);
+
+                        BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+                        DatabaseDescriptor database = endpoint.bulkheads().database();
+                        assertThat(database.limits().get("orders")).extracting("mode", "criticality", "cap")
+                                .containsExactly("steer", "default", 1);
+                        assertThat(database.limits().get("reports")).extracting("mode", "criticality", "cap")
+                                .as("runs nothing: no reason to recommend less").containsExactly("recommend",
+                                        "sheddable", 4);
+                        assertThat(reports.config().maxConcurrent()).as("only recommended").isEqualTo(4);
+                        assertThat(database.saturation()).isNotNull();
+                        assertThat(database.saturation().lockWaiters()).isGreaterThanOrEqualTo(3);
+                        MeterRegistry meters = context.getBean(MeterRegistry.class);
+                        context.getBean(DatabaseSignalsMeterBinder.class).bindTo(meters);
+                        assertThat(meters.get(DatabaseSignalsMeterBinder.LIMIT).tag("workload", "orders")
+                                .tag("mode", "steer").gauge().value()).isEqualTo(1.0);
+
+                        endpoint.resize("orders", 2, null);
+                        assertThat(orders.config().maxConcurrent()).as("a resize is a request the cap bounds")
+                                .isEqualTo(1);
+                        assertThat(context.getBean(DatabaseSignalsSampling.class).limits().orElseThrow()
+                                .ceiling("orders").orElseThrow().requested()).isEqualTo(2);
+                    }
+                });
+    }
+
+    @Test
+    void withALatencyLimitTooTheWorkloadAsksForItsBThroughTheDatabasesCap() {
+        runner.withPropertyValues(SIGNALS + "enabled=true", ORDERS + "limit.database=steer",
+                ORDERS + "limit.mode=adaptive", ORDERS + "limit.min-concurrent=1").run(context -> {
+                    BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+                    ConcurrencyCeiling ceiling = context.getBean(DatabaseSignalsSampling.class).limits().orElseThrow()
+                            .ceiling("orders").orElseThrow();
+
+                    // The latency limit's first sample pins B to its floor to measure the hold time without load.
+                    orders.execute(status -> 1);
+
+                    assertThat(ceiling.requested()).as("pinned through the ceiling").isEqualTo(1);
+                    assertThat(orders.gate().config().maxConcurrent()).isEqualTo(1);
                 });
     }
 

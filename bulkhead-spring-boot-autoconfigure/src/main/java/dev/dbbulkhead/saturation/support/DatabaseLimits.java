@@ -1,0 +1,94 @@
+package dev.dbbulkhead.saturation.support;
+
+import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.saturation.SaturationLimits;
+import dev.dbbulkhead.saturation.SaturationPolicy;
+import dev.dbbulkhead.transaction.AdaptiveLimits;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The workloads whose B follows the database's signals ({@code limit.database}), and the limit that follows them.
+ * A steered workload's B goes through a {@link ConcurrencyCeiling}: what wants B (its configuration, a resize through
+ * the endpoint, its latency limit) requests it, the database's limit caps it, and the gate runs with the smaller.
+ */
+public final class DatabaseLimits {
+
+    private final SaturationLimits limits;
+    private final Map<String, ConcurrencyCeiling> ceilings;
+
+    private DatabaseLimits(SaturationLimits limits, Map<String, ConcurrencyCeiling> ceilings) {
+        this.limits = limits;
+        this.ceilings = Map.copyOf(ceilings);
+    }
+
+    /**
+     * How one workload follows the database ({@code limit.database}).
+     *
+     * @param workload    its name
+     * @param mode        steered or only recommended
+     * @param criticality the order in which saturation lowers it
+     * @param floor       its lowest cap
+     * @param ceiling     the most a recommendation may show
+     */
+    public record Setting(String workload, SaturationLimits.Mode mode, Criticality criticality, int floor,
+                          int ceiling) {
+    }
+
+    /**
+     * The limits of the workloads of {@code registry} named in {@code settings}.
+     *
+     * @param serverCpus the server's processors, 0 when not known
+     * @param log        where the limit writes a change of the database's state
+     */
+    public static DatabaseLimits of(BulkheadRegistry registry, List<Setting> settings, AdaptiveLimits adaptiveLimits,
+                                    int serverCpus, System.Logger log) {
+        List<SaturationLimits.Governed> governed = new ArrayList<>();
+        Map<String, ConcurrencyCeiling> ceilings = new LinkedHashMap<>();
+        for (Setting setting : settings) {
+            String name = setting.workload();
+            AdmissionGate gate = registry.template(name).gate();
+            if (setting.mode() == SaturationLimits.Mode.STEER) {
+                ConcurrencyCeiling ceiling = new ConcurrencyCeiling(gate);
+                // The latency limit, if any, now asks for B through the ceiling instead of setting it.
+                adaptiveLimits.find(name).ifPresent(adaptive -> adaptive.drive(ceiling::request));
+                ceilings.put(name, ceiling);
+                governed.add(new SaturationLimits.Governed(name, SaturationLimits.Mode.STEER, setting.criticality(),
+                        setting.floor(), ceiling::requested, gate::active, () -> gate.waiting() > 0,
+                        ceiling::limitTo));
+            } else {
+                int ceiling = setting.ceiling();
+                governed.add(new SaturationLimits.Governed(name, SaturationLimits.Mode.RECOMMEND,
+                        setting.criticality(), setting.floor(), () -> ceiling, gate::active,
+                        () -> gate.waiting() > 0, DatabaseLimits::shown));
+            }
+        }
+        return new DatabaseLimits(new SaturationLimits(new SaturationPolicy(serverCpus), governed, log), ceilings);
+    }
+
+    /** A recommendation is only shown. */
+    private static void shown(int cap) {
+    }
+
+    /** The limit, to feed with samples and to show. */
+    public SaturationLimits limits() {
+        return limits;
+    }
+
+    /** Whether any workload follows the database. */
+    public boolean any() {
+        return !limits.limits().isEmpty();
+    }
+
+    /** The ceiling of a steered workload, through which its B is requested; empty for any other. */
+    public Optional<ConcurrencyCeiling> ceiling(String workload) {
+        return Optional.ofNullable(ceilings.get(workload));
+    }
+
+}
