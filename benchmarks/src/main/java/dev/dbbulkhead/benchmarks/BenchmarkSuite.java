@@ -2,6 +2,7 @@ package dev.dbbulkhead.benchmarks;
 
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
+import dev.dbbulkhead.benchmarks.adaptive.SaturationRun;
 import dev.dbbulkhead.benchmarks.fleet.FleetScaleRun;
 import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
@@ -35,7 +36,7 @@ import java.util.Optional;
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
  * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler|signals
- * |fleet-scale] [--out DIR] [--quick] [path-cost options]}.
+ * |fleet-scale|saturation] [--out DIR] [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
@@ -44,7 +45,9 @@ import java.util.Optional;
  * then run beside this build's ({@link SharesRun}). {@code scheduler} ({@link SchedulerRun}) is not part of {@code all}:
  * it measures whichever gate the build has against the scheduler's targets, in about three minutes. Nor is
  * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds; nor
- * {@code fleet-scale} ({@link FleetScaleRun}): what fleet coordination costs the database at 10, 50 and 100 members.
+ * {@code fleet-scale} ({@link FleetScaleRun}): what fleet coordination costs the database at 10, 50 and 100 members;
+ * nor {@code saturation} ({@link SaturationRun}): the limit that follows the database's signals under lock contention
+ * and a surge outside the gates, in about four minutes.
  */
 public final class BenchmarkSuite {
 
@@ -53,7 +56,7 @@ public final class BenchmarkSuite {
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
             + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler"
-            + "|signals|fleet-scale]"
+            + "|signals|fleet-scale|saturation]"
             + " [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
@@ -71,7 +74,7 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares", "lending", "scheduler", "signals", "fleet-scale").contains(what)
+                "retry-amplification", "shares", "lending", "scheduler", "signals", "fleet-scale", "saturation").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -145,8 +148,12 @@ public final class BenchmarkSuite {
             FleetScaleRun.run(quick, out);
             System.out.println("fleet coordination at scale written to " + out.resolve("fleet-scale.md"));
         }
+        if (what.equals("saturation")) {
+            SaturationRun.run(quick, out);
+            System.out.println("the database's signals as a limit written to " + out.resolve("saturation-limit.md"));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
-        if (!List.of("scheduler", "signals", "fleet-scale").contains(what)) {
+        if (!List.of("scheduler", "signals", "fleet-scale", "saturation").contains(what)) {
             // The scheduler's and the signals' reports carry their own; the gate cost's environment stays its own.
             Files.writeString(out.resolve("environment.md"), environment);
         }

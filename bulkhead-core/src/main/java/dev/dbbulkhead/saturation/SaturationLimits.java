@@ -85,6 +85,8 @@ public final class SaturationLimits {
     private final ReentrantLock deciding = new ReentrantLock();
     /** The caps, in the order of {@link #governed}; guarded by {@link #deciding}. */
     private final int[] caps;
+    /** Each cap when work from outside began to saturate the database, 0 for none; guarded by {@link #deciding}. */
+    private final int[] beforeSurge;
     private volatile List<Limit> limits;
     private volatile SaturationPolicy.@Nullable Reading lastReading;
 
@@ -98,6 +100,7 @@ public final class SaturationLimits {
         this.governed = List.copyOf(governed);
         this.log = Objects.requireNonNull(log, "log");
         this.caps = new int[this.governed.size()];
+        this.beforeSurge = new int[this.governed.size()];
         List<Limit> initial = new ArrayList<>();
         for (int i = 0; i < caps.length; i++) {
             Governed workload = this.governed.get(i);
@@ -118,9 +121,11 @@ public final class SaturationLimits {
                 Governed workload = governed.get(i);
                 seen.add(new SaturationPolicy.Workload(workload.workload(), workload.criticality(), workload.floor(),
                         Math.max(1, workload.requested().getAsInt()), caps[i],
-                        Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean()));
+                        Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean(),
+                        beforeSurge[i]));
             }
             SaturationPolicy.Decision decision = policy.decide(signals, seen);
+            rememberSurge(decision.reading());
             List<Limit> now = new ArrayList<>(caps.length);
             for (int i = 0; i < caps.length; i++) {
                 Governed workload = governed.get(i);
@@ -138,6 +143,23 @@ public final class SaturationLimits {
             reportChange(decision.reading());
         } finally {
             deciding.unlock();
+        }
+    }
+
+    /**
+     * Keeps each cap from before a surge of work from outside while it lasts, for the policy to give back once it is
+     * gone; forgets them once it is, or when the saturation turns out this instance's own.
+     */
+    private void rememberSurge(SaturationPolicy.Reading reading) {
+        boolean surge = reading.outside() && reading.state() == SaturationPolicy.State.SATURATED;
+        // Still outside and not yet healthy: the surge may only have eased, and the caps stay remembered.
+        boolean easing = reading.outside() && reading.state() == SaturationPolicy.State.BUSY;
+        for (int i = 0; i < caps.length; i++) {
+            if (surge && beforeSurge[i] == 0) {
+                beforeSurge[i] = caps[i];
+            } else if (!surge && !easing) {
+                beforeSurge[i] = 0;
+            }
         }
     }
 

@@ -14,16 +14,18 @@ import java.util.Objects;
  * <ul>
  *   <li><b>Lock contention</b>: at least {@value #CONTENDED_LOCK_WAITERS} sessions wait for a heavyweight lock, and
  *       they are at least {@value #CONTENDED_LOCK_SHARE} of the active ones. More concurrency makes it worse, so
- *       every workload is lowered, by {@value #LOCK_CUT} a sample.</li>
+ *       every workload is lowered: by {@value #LOCK_CUT} a sample, or to what makes progress (what it runs less the
+ *       lock waiters, plus one to take the lock next) when that is lower.</li>
  *   <li><b>Saturated</b>: the sessions that need the server's processors or its disks — running ({@link WaitClass#CPU}),
  *       waiting for a read or write ({@link WaitClass#IO}) or for a lightweight lock ({@link WaitClass#LWLOCK}) —
  *       are more than {@value #SATURATED_PER_CPU} per server processor. Lowered by {@value #CPU_CUT} a sample.</li>
- *   <li><b>Healthy</b>: fewer than {@value #HEALTHY_PER_CPU} of them per processor and no lock contention: a
+ *   <li><b>Healthy</b>: fewer than {@value #HEALTHY_PER_CPU} of them per processor and no lock waiter: a
  *       workload that queues, or runs all its cap allows, is raised by {@value #RAISE} a sample (at least one), never
  *       past the B it asks for.</li>
- *   <li><b>Busy</b>: between the two. Nothing moves, so that the caps do not swing around the threshold.</li>
+ *   <li><b>Busy</b>: between the two, or a single lock waiter (a hot row's next holder, where its best B sits).
+ *       Nothing moves, so that the caps do not swing around a threshold.</li>
  * </ul>
- * Without the server's processor count only lock contention is judged, and the database counts as healthy otherwise:
+ * Without the server's processor count only locks are judged, and the database counts as healthy without a waiter:
  * the latency limit, where a workload has one, is then what lowers it.
  *
  * <p>Whom it lowers: one class of {@link Criticality} a sample, the least critical first — {@code SHEDDABLE}, then
@@ -31,7 +33,9 @@ import java.util.Objects;
  * floor. A class reaches its floor before the next is touched. When most active sessions are not this instance's
  * (another application, work outside the gates), saturation lowers no {@code CRITICAL} workload: its few places are
  * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
- * same, because the gates' own concurrency is what contends.
+ * same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample neither
+ * saturated nor contended, and healthy or most sessions this instance's), each workload it lowered gets back at once
+ * the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers).
  */
 public final class SaturationPolicy {
 
@@ -43,8 +47,8 @@ public final class SaturationPolicy {
     public static final int CONTENDED_LOCK_WAITERS = 2;
     /** The least share of the active sessions waiting for a lock that counts as contention. */
     public static final double CONTENDED_LOCK_SHARE = 0.25;
-    /** What lowering multiplies a cap by under lock contention. */
-    public static final double LOCK_CUT = 0.5;
+    /** What lowering multiplies a cap by under lock contention, at least; down to what makes progress if lower. */
+    public static final double LOCK_CUT = 0.75;
     /** What lowering multiplies a cap by when saturated. */
     public static final double CPU_CUT = 0.75;
     /** What raising multiplies a cap by when healthy. */
@@ -104,17 +108,26 @@ public final class SaturationPolicy {
      * @param cap         its cap now
      * @param running     operations it runs now
      * @param queued      whether operations wait for a place in it now
+     * @param beforeSurge its cap when work outside this instance last saturated the database, while that lasts and
+     *                    until the cap is given back; 0 for none
      */
     public record Workload(String workload, Criticality criticality, int floor, int requested, int cap, int running,
-                           boolean queued) {
+                           boolean queued, int beforeSurge) {
 
         public Workload {
             Objects.requireNonNull(workload, "workload");
             Objects.requireNonNull(criticality, "criticality");
-            if (floor < 1 || requested < 1 || cap < 1 || running < 0) {
-                throw new IllegalArgumentException("floor, requested and cap must be at least 1 and running at least 0,"
-                        + " were " + floor + ", " + requested + ", " + cap + ", " + running);
+            if (floor < 1 || requested < 1 || cap < 1 || running < 0 || beforeSurge < 0) {
+                throw new IllegalArgumentException("floor, requested and cap must be at least 1, running and the cap"
+                        + " before a surge at least 0, were " + floor + ", " + requested + ", " + cap + ", " + running
+                        + ", " + beforeSurge);
             }
+        }
+
+        /** A workload no surge from outside has lowered. */
+        public Workload(String workload, Criticality criticality, int floor, int requested, int cap, int running,
+                        boolean queued) {
+            this(workload, criticality, floor, requested, cap, running, queued, 0);
         }
 
         /** The B in force: the cap, or less when that is all it asks for. */
@@ -143,14 +156,16 @@ public final class SaturationPolicy {
         int active = signals.active();
         int lockWaiters = signals.lockWaiters();
         boolean outside = active - ours > ours;
+        boolean cpusKnown = serverCpus != SamplerSettings.UNKNOWN_CPUS;
         State state;
         if (lockWaiters >= CONTENDED_LOCK_WAITERS && lockWaiters >= CONTENDED_LOCK_SHARE * active) {
             state = State.LOCK_CONTENTION;
-        } else if (serverCpus == SamplerSettings.UNKNOWN_CPUS || busy < HEALTHY_PER_CPU * serverCpus) {
-            state = State.HEALTHY;
-        } else if (busy > SATURATED_PER_CPU * serverCpus) {
+        } else if (cpusKnown && busy > SATURATED_PER_CPU * serverCpus) {
             state = State.SATURATED;
+        } else if (lockWaiters == 0 && (!cpusKnown || busy < HEALTHY_PER_CPU * serverCpus)) {
+            state = State.HEALTHY;
         } else {
+            // A lone lock waiter is a hot row's next holder, ready to go: where its best B sits, not a reason to move.
             state = State.BUSY;
         }
         return new Reading(state, busy, serverCpus, lockWaiters, active, ours, outside);
@@ -163,17 +178,25 @@ public final class SaturationPolicy {
         List<Integer> caps = new ArrayList<>(workloads.size());
         workloads.forEach(workload -> caps.add(workload.cap()));
         switch (reading.state()) {
-            case LOCK_CONTENTION -> lowerOneClass(workloads, caps, LOCK_CUT, true);
-            case SATURATED -> lowerOneClass(workloads, caps, CPU_CUT, !reading.outside());
+            case LOCK_CONTENTION -> lowerOneClass(workloads, caps, LOCK_CUT, reading.lockWaiters(), true);
+            case SATURATED -> lowerOneClass(workloads, caps, CPU_CUT, 0, !reading.outside());
             case HEALTHY -> raiseTheQueued(workloads, caps);
             case BUSY -> {
                 // Hold: a cap that moved on every sample near the threshold would swing.
             }
         }
+        if (reading.state() == State.HEALTHY || reading.state() == State.BUSY && !reading.outside()) {
+            giveBackAfterASurge(workloads, caps);
+        }
         return new Decision(reading, caps);
     }
 
-    private static void lowerOneClass(List<Workload> workloads, List<Integer> caps, double cut,
+    /**
+     * Lowers the least critical class that runs something above its floor, each workload by {@code cut} of what it
+     * runs; under lock contention also to what makes progress — what it runs less the lock waiters, plus the one
+     * ready to take the lock next — when that is lower.
+     */
+    private static void lowerOneClass(List<Workload> workloads, List<Integer> caps, double cut, int lockWaiters,
                                       boolean criticalToo) {
         for (Criticality criticality : LOWERING_ORDER) {
             if (criticality == Criticality.CRITICAL && !criticalToo) {
@@ -187,12 +210,29 @@ public final class SaturationPolicy {
                     // From what it runs, not from an unused cap: lowering a cap nobody reaches relieves nothing.
                     int from = Math.min(workload.inForce(), workload.running());
                     int lowerTo = (int) Math.floor(from * cut);
+                    if (lockWaiters > 0) {
+                        lowerTo = Math.min(lowerTo, Math.max(1, from - lockWaiters + 1));
+                    }
                     caps.set(i, Math.max(workload.floor(), Math.min(workload.inForce() - 1, lowerTo)));
                     lowered = true;
                 }
             }
             if (lowered) {
                 return;
+            }
+        }
+    }
+
+    /**
+     * Once the work from outside that saturated the database is gone, each workload it lowered gets its cap from
+     * before at once: that cap served this instance's own load, and waiting to climb back sample by sample would
+     * leave the freed server idle.
+     */
+    private static void giveBackAfterASurge(List<Workload> workloads, List<Integer> caps) {
+        for (int i = 0; i < workloads.size(); i++) {
+            Workload workload = workloads.get(i);
+            if (workload.beforeSurge() > caps.get(i)) {
+                caps.set(i, Math.min(workload.requested(), workload.beforeSurge()));
             }
         }
     }

@@ -29,14 +29,14 @@ class SaturationLimitsTests {
         limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
 
         assertThat(appliedToReports).as("only recommended").isEmpty();
-        assertThat(limits.limit("reports").orElseThrow().cap()).isEqualTo(4);
+        assertThat(limits.limit("reports").orElseThrow().cap()).as("8 run, 4 wait: 5 make progress").isEqualTo(5);
         assertThat(limits.limit("orders").orElseThrow().cap()).as("the sheddable class went first").isEqualTo(8);
 
         reportsRunning.set(0);
         limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
         assertThat(limits.limit("reports").orElseThrow().cap()).as("runs nothing: lowering it relieves nothing")
-                .isEqualTo(4);
-        assertThat(appliedToOrders).as("steered, the next class").containsExactly(4);
+                .isEqualTo(5);
+        assertThat(appliedToOrders).as("steered, the next class").containsExactly(5);
     }
 
     @Test
@@ -47,8 +47,25 @@ class SaturationLimitsTests {
 
         // The sampler failing or hanging calls nothing: nothing moves, however much time passes.
         assertThat(limits.limits()).isEqualTo(before);
-        assertThat(appliedToReports).containsExactly(4);
+        assertThat(appliedToReports).containsExactly(5);
         assertThat(appliedToOrders).isEmpty();
+    }
+
+    @Test
+    void aSurgeFromOutsideLowersTheCapAndItsEndGivesBackTheCapFromBeforeIt() {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger running = new AtomicInteger(4);
+        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("orders",
+                Mode.STEER, Criticality.DEFAULT, 1, () -> 8, running::get, () -> false, applied::add)), log);
+
+        limits.onSample(signals(Map.of(WaitClass.CPU, 20)));
+        running.set(3);
+        limits.onSample(signals(Map.of(WaitClass.CPU, 20)));
+        running.set(2);
+        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
+
+        assertThat(applied).as("lowered twice while another's work saturated, then given back at once")
+                .containsExactly(3, 2, 8);
     }
 
     @Test
@@ -63,7 +80,7 @@ class SaturationLimitsTests {
         assertThat(told.get(0)).startsWith("info: The database is healthy: 1 sessions on a processor or a disk for 4"
                 + " processors, 0 waiting for a lock, 1 active of which 16 this instance's");
         assertThat(told.get(1)).startsWith("info: The database shows lock contention")
-                .endsWith("caps orders=8, reports=4");
+                .endsWith("caps orders=8, reports=5");
         assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
     }
 

@@ -25,9 +25,10 @@ class SaturationPolicyTests {
         assertThat(reading.state()).isEqualTo(State.LOCK_CONTENTION);
         assertThat(reading.lockWaiters()).isEqualTo(3);
         assertThat(policy.read(signals(Map.of(WaitClass.LOCK, 1, WaitClass.CPU, 1)), 2).state())
-                .as("one waiter is no contention").isEqualTo(State.HEALTHY);
+                .as("a lone waiter is a hot row's next holder: hold").isEqualTo(State.BUSY);
         assertThat(policy.read(signals(Map.of(WaitClass.LOCK, 2, WaitClass.CPU, 2, WaitClass.OTHER, 8)), 12).state())
-                .as("two waiters among twelve active are not a quarter").isEqualTo(State.HEALTHY);
+                .as("two waiters among twelve active are not a quarter").isEqualTo(State.BUSY);
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 1)), 1).state()).isEqualTo(State.HEALTHY);
     }
 
     @Test
@@ -86,7 +87,10 @@ class SaturationPolicyTests {
         assertThat(ours.caps()).containsExactly(3);
 
         assertThat(policy.decide(signals(Map.of(WaitClass.LOCK, 4)), criticalOnly).caps())
-                .as("contention halves from what runs").containsExactly(2);
+                .as("four run, four wait: down to the one ready to take the lock").containsExactly(1);
+        List<Workload> busy = List.of(new Workload("orders", Criticality.DEFAULT, 1, 20, 20, 20, false));
+        assertThat(policy.decide(signals(Map.of(WaitClass.LOCK, 5, WaitClass.CPU, 1, WaitClass.CLIENT, 14)), busy)
+                .caps()).as("a quarter cut, when more than that makes progress").containsExactly(15);
     }
 
     @Test
@@ -98,6 +102,18 @@ class SaturationPolicyTests {
 
         assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 1)), workloads).caps())
                 .as("orders queues, reports runs all its cap allows, audit has room").containsExactly(5, 10, 3);
+    }
+
+    @Test
+    void onceTheSurgeFromOutsideIsGoneAWorkloadGetsBackItsCapFromBeforeAtOnce() {
+        List<Workload> lowered = List.of(new Workload("orders", Criticality.DEFAULT, 1, 8, 1, 1, false, 6));
+
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 1)), lowered).caps()).containsExactly(6);
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 3)), lowered).caps())
+                .as("busy, and most sessions still another's: the surge may only have eased").containsExactly(1);
+        assertThat(policy.decide(signals(Map.of(WaitClass.CPU, 3)),
+                List.of(new Workload("orders", Criticality.DEFAULT, 1, 8, 2, 2, false, 6))).caps())
+                .as("busy with this instance's own work").containsExactly(6);
     }
 
     @Test

@@ -161,14 +161,14 @@ public final class AdaptiveScenario {
     }
 
     /** The rows to hash for about {@link #TARGET_COST} on the idle server. */
-    private static int calibrateRows(HikariDataSource pool, Work work) throws SQLException {
+    static int calibrateRows(HikariDataSource pool, Work work) throws SQLException {
         int trial = 50_000;
         double millis = measure(pool, work, trial).p50();
         long scaled = Math.round(trial * TARGET_COST.toNanos() / 1e6 / millis);
         return (int) Math.max(1_000, Math.min(5_000_000, scaled));
     }
 
-    private static LatencySummary measure(HikariDataSource pool, Work work, int rows) throws SQLException {
+    static LatencySummary measure(HikariDataSource pool, Work work, int rows) throws SQLException {
         long[] nanos = new long[CALIBRATION_CALLS];
         for (int i = 0; i < nanos.length; i++) {
             long start = System.nanoTime();
@@ -182,34 +182,44 @@ public final class AdaptiveScenario {
      * One contender on a fresh pool for {@code windowSeconds}; with {@code disturbance}, the competing load runs from
      * its undisturbed to its disturbed part.
      */
-    private static LimitRun runOne(BenchDatabase database, Work work, Contender contender, int rows,
+    static LimitRun runOne(BenchDatabase database, Work work, Contender contender, int rows,
                                    double offered, double windowSeconds, Timing disturbance)
             throws SQLException, InterruptedException {
         try (HikariDataSource pool = database.pool(POOL_SIZE, POOL_TIMEOUT, "adaptive-" + contender.label());
              HikariDataSource competing = database.pool(work.competing(), POOL_TIMEOUT, "competing")) {
             Guarded guarded = contender.open().apply(pool);
-            LoadStream callers = new LoadStream(contender.label(), offered, () -> guarded.transactions()
-                    .transaction(connection -> work.run(connection, rows)));
-            RunConditions.settleHeap();
-            long origin = System.nanoTime();
-            List<double[]> limits = new CopyOnWriteArrayList<>();
-            Thread sampler = Thread.ofPlatform().daemon().name("limit-sampler").start(() -> {
-                while (!Thread.currentThread().isInterrupted()) {
-                    limits.add(new double[] {(System.nanoTime() - origin) / 1e9, guarded.limit().getAsInt()});
-                    LockSupport.parkNanos(LIMIT_SAMPLE_NANOS);
-                }
-            });
-            List<Thread> competitors = disturbance == null ? List.of()
-                    : startCompeting(competing, work, rows, origin, disturbance);
-            CallLog log = OpenLoopLoad.run(List.of(callers), Duration.ofNanos((long) (windowSeconds * 1e9)),
-                    POOL_TIMEOUT.plusSeconds(1), new Occupancy()).get(contender.label());
-            sampler.interrupt();
-            sampler.join();
-            for (Thread competitor : competitors) {
-                competitor.join();
+            try {
+                return measureOne(contender, work, rows, offered, windowSeconds, disturbance, guarded, competing);
+            } finally {
+                guarded.close().run();
             }
-            return new LimitRun(contender.label(), log, List.copyOf(limits));
         }
+    }
+
+    private static LimitRun measureOne(Contender contender, Work work, int rows, double offered, double windowSeconds,
+                                       Timing disturbance, Guarded guarded, HikariDataSource competing)
+            throws InterruptedException {
+        LoadStream callers = new LoadStream(contender.label(), offered, () -> guarded.transactions()
+                .transaction(connection -> work.run(connection, rows)));
+        RunConditions.settleHeap();
+        long origin = System.nanoTime();
+        List<double[]> limits = new CopyOnWriteArrayList<>();
+        Thread sampler = Thread.ofPlatform().daemon().name("limit-sampler").start(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                limits.add(new double[] {(System.nanoTime() - origin) / 1e9, guarded.limit().getAsInt()});
+                LockSupport.parkNanos(LIMIT_SAMPLE_NANOS);
+            }
+        });
+        List<Thread> competitors = disturbance == null ? List.of()
+                : startCompeting(competing, work, rows, origin, disturbance);
+        CallLog log = OpenLoopLoad.run(List.of(callers), Duration.ofNanos((long) (windowSeconds * 1e9)),
+                POOL_TIMEOUT.plusSeconds(1), new Occupancy()).get(contender.label());
+        sampler.interrupt();
+        sampler.join();
+        for (Thread competitor : competitors) {
+            competitor.join();
+        }
+        return new LimitRun(contender.label(), log, List.copyOf(limits));
     }
 
     /** The ungated competing load: each connection runs the transaction back to back during the disturbed part. */

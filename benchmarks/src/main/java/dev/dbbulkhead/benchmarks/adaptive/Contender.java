@@ -5,11 +5,20 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import dev.dbbulkhead.benchmarks.overload.GuardedTransactions;
 import dev.dbbulkhead.benchmarks.overload.LimiterTransactions;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
+import dev.dbbulkhead.saturation.DatabaseSampler;
+import dev.dbbulkhead.saturation.PostgresSignals;
+import dev.dbbulkhead.saturation.SamplerSettings;
+import dev.dbbulkhead.saturation.SaturationLimits;
+import dev.dbbulkhead.saturation.SaturationPolicy;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import javax.sql.DataSource;
@@ -23,8 +32,13 @@ import javax.sql.DataSource;
  */
 record Contender(String label, Function<DataSource, Guarded> open) {
 
-    /** A limit in front of a pool, and the limit in force at any moment. */
-    record Guarded(GuardedTransactions transactions, IntSupplier limit) {
+    /** A limit in front of a pool, the limit in force at any moment, and what ends it after the run. */
+    record Guarded(GuardedTransactions transactions, IntSupplier limit, Runnable close) {
+
+        /** A limit with nothing to end. */
+        Guarded(GuardedTransactions transactions, IntSupplier limit) {
+            this(transactions, limit, () -> { });
+        }
     }
 
     /** db-bulkhead with a fixed B. */
@@ -45,6 +59,36 @@ record Contender(String label, Function<DataSource, Guarded> open) {
             limit.drive(gate);
             JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
             return new Guarded(bulkhead::transaction, () -> gate.config().maxConcurrent());
+        });
+    }
+
+    /**
+     * db-bulkhead with {@code limit.database=steer}: B starts at the pool's size and is capped at each sample of the
+     * database's signals (the default 1 s), taken on a session of its own.
+     *
+     * @param signals    opens the sampler's session
+     * @param serverCpus the server's processors
+     */
+    static Contender database(int poolSize, DataSource signals, int serverCpus) {
+        return new Contender("database signals (db-bulkhead)", pool -> {
+            AdmissionGate gate = new AdmissionGate("database", GateConfig.builder().maxConcurrent(poolSize)
+                    .maxQueued(0).build());
+            System.Logger log = System.getLogger(SaturationLimits.class.getName());
+            SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), List.of(
+                    new SaturationLimits.Governed("database", SaturationLimits.Mode.STEER, Criticality.DEFAULT, 1,
+                            () -> poolSize, gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent)), log);
+            DatabaseSampler sampler = new DatabaseSampler(signals, new PostgresSignals(),
+                    new SamplerSettings(SamplerSettings.DEFAULT_INTERVAL, SamplerSettings.DEFAULT_QUERY_TIMEOUT,
+                            serverCpus), log);
+            sampler.onEachSample(limits::onSample);
+            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(task ->
+                    Thread.ofPlatform().daemon().name("signals").unstarted(task));
+            sampler.start(scheduler);
+            JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
+            return new Guarded(bulkhead::transaction, () -> gate.config().maxConcurrent(), () -> {
+                sampler.close();
+                scheduler.shutdownNow();
+            });
         });
     }
 

@@ -1,0 +1,170 @@
+package dev.dbbulkhead.benchmarks.adaptive;
+
+import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario.Timing;
+import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario.Work;
+import dev.dbbulkhead.benchmarks.load.LatencySummary;
+import dev.dbbulkhead.benchmarks.load.RunConditions;
+import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.benchmarks.report.Environment;
+import dev.dbbulkhead.benchmarks.report.MarkdownTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The limit that follows the database's signals against the latency limit and fixed B, in the adaptive scenario's
+ * setting (pool of {@value AdaptiveScenario#POOL_SIZE}, open-loop arrivals at twice what the server serves, Q = 0):
+ * <ul>
+ *   <li><b>lock contention</b>: the lock-bound transaction (one hot row), a sweep of fixed B, the latency limit and
+ *       the database's; goodput within the SLO (commits within {@value #SLO_TIMES_COST} × the transaction's cost on
+ *       the idle server);</li>
+ *   <li><b>a surge outside the gates</b>: the CPU-bound transaction, and another client's ungated connections
+ *       running it too in the middle of the run; when each limit backs off and recovers, and the p99 before, during
+ *       and after.</li>
+ * </ul>
+ * {@code java -jar benchmarks.jar saturation [--out DIR] [--quick]} writes saturation-limit.md.
+ */
+public final class SaturationRun {
+
+    /** The SLO of the lock-bound goodput, in multiples of the transaction's p50 on the idle server. */
+    static final int SLO_TIMES_COST = 10;
+    private static final int CPUS = Runtime.getRuntime().availableProcessors();
+
+    private SaturationRun() {
+    }
+
+    /** Runs both parts and writes saturation-limit.md into {@code out}. */
+    public static void run(boolean quick, Path out) throws Exception {
+        Timing timing = quick ? Timing.QUICK : Timing.FULL;
+        Instant began = Instant.now();
+        BenchDatabase database = BenchDatabase.create();
+        StringBuilder text = new StringBuilder("# The database's signals as a limit\n\n");
+        try (HikariDataSource signals = database.pool(1, AdaptiveScenario.POOL_TIMEOUT, "signals")) {
+            lockContention(database, signals, timing, text);
+            surge(database, signals, timing, text);
+        }
+        text.append("From ").append(began).append(" to ").append(Instant.now()).append(". Load average after the runs: ")
+                .append(number(RunConditions.loadAverage(), 2)).append(".\n\n")
+                .append(Environment.describe(BenchDatabase.serverVersion())).append('\n');
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("saturation-limit.md"), text);
+    }
+
+    private static void lockContention(BenchDatabase database, HikariDataSource signals, Timing timing,
+                                       StringBuilder text) throws Exception {
+        Work work = Work.LOCK_BOUND;
+        Calibrated calibrated = calibrate(database, work);
+        long sloNanos = (long) (calibrated.cost().p50() * SLO_TIMES_COST * 1e6);
+        List<Contender> contenders = new ArrayList<>();
+        for (int maxConcurrent : AdaptiveScenario.FIXED_LIMITS) {
+            contenders.add(Contender.fixed(maxConcurrent));
+        }
+        contenders.add(Contender.adaptive(AdaptiveScenario.POOL_SIZE));
+        contenders.add(Contender.database(AdaptiveScenario.POOL_SIZE, signals, CPUS));
+        double from = timing.warmUp();
+        double to = timing.warmUp() + timing.measured();
+        MarkdownTable table = new MarkdownTable("contender", "limit (mean)", "goodput within SLO /s", "goodput /s",
+                "success p99 ms");
+        double[] withinSlo = new double[contenders.size()];
+        for (int i = 0; i < contenders.size(); i++) {
+            LimitRun run = AdaptiveScenario.runOne(database, work, contenders.get(i), calibrated.rows(),
+                    calibrated.offered(), to, null);
+            LimitRun.Phase phase = run.phase(from, to);
+            withinSlo[i] = run.log().committedEndingBetween((long) (from * 1e9), (long) (to * 1e9), sloNanos)
+                    / (to - from);
+            table.row(run.label(), number(phase.meanLimit(), 1), number(withinSlo[i], 0), number(phase.goodput(), 0),
+                    number(phase.successes().p99(), 2));
+        }
+        int fixed = AdaptiveScenario.FIXED_LIMITS.length;
+        double bestFixed = 0;
+        String bestLabel = "";
+        for (int i = 0; i < fixed; i++) {
+            if (withinSlo[i] > bestFixed) {
+                bestFixed = withinSlo[i];
+                bestLabel = contenders.get(i).label();
+            }
+        }
+        double latencyOnly = withinSlo[fixed];
+        double signalled = withinSlo[fixed + 1];
+        text.append("## Lock contention: one hot row\n\n").append(String.format(Locale.ROOT, "A transaction that %s:"
+                        + " %s ms alone on the idle server (p50); SLO %d × that = %s ms. %,.0f arrivals per second,"
+                        + " open loop; pool %d; Q = 0. Each run %s s of warm-up, then %s s measured; the database's"
+                        + " limit samples every %s, with %d server CPUs.%n%n", work.describe(calibrated.rows()),
+                number(calibrated.cost().p50(), 2), SLO_TIMES_COST, number(sloNanos / 1e6, 1), calibrated.offered(),
+                AdaptiveScenario.POOL_SIZE, number(timing.warmUp(), 1), number(timing.measured(), 1),
+                Duration.ofSeconds(1), CPUS))
+                .append(table).append('\n')
+                .append(String.format(Locale.ROOT, "- goodput within the SLO ≥ 1.2 × the latency limit's: %s / %s ="
+                                + " **%s ×** (%s)%n- ≥ 0.95 × the best fixed B's (%s): %s / %s = **%s ×** (%s)%n%n",
+                        number(signalled, 0), number(latencyOnly, 0), number(signalled / latencyOnly, 2),
+                        signalled >= 1.2 * latencyOnly ? "met" : "not met", bestLabel, number(signalled, 0),
+                        number(bestFixed, 0), number(signalled / bestFixed, 2),
+                        signalled >= 0.95 * bestFixed ? "met" : "not met"));
+    }
+
+    private static void surge(BenchDatabase database, HikariDataSource signals, Timing timing, StringBuilder text)
+            throws Exception {
+        Work work = Work.CPU_BOUND;
+        Calibrated calibrated = calibrate(database, work);
+        double change = timing.undisturbed();
+        double stop = change + timing.disturbed();
+        MarkdownTable table = new MarkdownTable("contender", "limit before (median)", "limit during (median)",
+                "backed off after s", "recovered after s", "p99 before ms", "p99 during ms", "p99 during / unloaded",
+                "p99 after ms", "goodput during /s");
+        List<String> verdicts = new ArrayList<>();
+        for (Contender contender : List.of(Contender.database(AdaptiveScenario.POOL_SIZE, signals, CPUS),
+                Contender.adaptive(AdaptiveScenario.POOL_SIZE))) {
+            LimitRun run = AdaptiveScenario.runOne(database, work, contender, calibrated.rows(), calibrated.offered(),
+                    timing.changeWindow(), timing);
+            LimitRun.Phase before = run.phase(change / 2, change);
+            LimitRun.Phase during = run.phase(change, stop);
+            LimitRun.Phase after = run.phase(stop, timing.changeWindow());
+            double undisturbed = before.medianLimit();
+            double lowered = run.firstSecondWhereMedian(change, AdaptiveReport.MEDIAN_SPAN_SECONDS,
+                    limit -> limit < undisturbed);
+            double recovered = run.firstSecondWhereMedian(stop, AdaptiveReport.MEDIAN_SPAN_SECONDS,
+                    limit -> limit >= undisturbed);
+            double unloaded = during.successes().p99() / calibrated.cost().p99();
+            table.row(run.label(), number(undisturbed, 0), number(during.medianLimit(), 0), number(lowered, 1),
+                    number(recovered, 1), number(before.successes().p99(), 2), number(during.successes().p99(), 2),
+                    number(unloaded, 2), number(after.successes().p99(), 2), number(during.goodput(), 0));
+            verdicts.add(String.format(Locale.ROOT, "%s: backed off within 2 s: %s; recovered within 5 s: %s;"
+                            + " p99 during ≤ 1.5 × unloaded: %s", run.label(),
+                    lowered <= 2 ? "met" : "not met", recovered <= 5 ? "met" : "not met",
+                    unloaded <= 1.5 ? "met" : "not met"));
+        }
+        text.append("## A surge outside the gates: another client's CPU-bound queries\n\n")
+                .append(String.format(Locale.ROOT, "A transaction that %s: %s ms alone on the idle server (p50, p99 %s"
+                                + " ms). %,.0f arrivals per second, open loop; pool %d; Q = 0. %d ungated connections"
+                                + " run the same transaction back to back from %s s to %s s. Backed off: the first"
+                                + " moment after the surge began from which the median limit over the next %s s is"
+                                + " below the median before it; recovered: the first moment after it ended from which"
+                                + " it is back at that median or above (limits sampled every 100 ms).%n%n",
+                        work.describe(calibrated.rows()), number(calibrated.cost().p50(), 2),
+                        number(calibrated.cost().p99(), 2), calibrated.offered(), AdaptiveScenario.POOL_SIZE,
+                        work.competing(), number(change, 0), number(stop, 0),
+                        number(AdaptiveReport.MEDIAN_SPAN_SECONDS, 0)))
+                .append(table).append('\n');
+        verdicts.forEach(verdict -> text.append("- ").append(verdict).append('\n'));
+        text.append('\n');
+    }
+
+    private static Calibrated calibrate(BenchDatabase database, Work work) throws Exception {
+        try (HikariDataSource pool = database.pool(1, AdaptiveScenario.POOL_TIMEOUT, "calibration")) {
+            int rows = AdaptiveScenario.calibrateRows(pool, work);
+            LatencySummary cost = AdaptiveScenario.measure(pool, work, rows);
+            double offered = AdaptiveScenario.OVERLOAD_FACTOR * work.parallel() / (cost.p50() / 1000.0);
+            return new Calibrated(rows, cost, offered);
+        }
+    }
+
+    private record Calibrated(int rows, LatencySummary cost, double offered) {
+    }
+}

@@ -1,0 +1,28 @@
+package dev.dbbulkhead.benchmarks.adaptive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The saturation run, briefly, so that its harness keeps working: both parts run every contender and the report has
+ * their rows and verdicts. Never asserts what the rows measure.
+ */
+class SaturationRunSmokeTests {
+
+    @TempDir
+    Path out;
+
+    @Test
+    void theQuickRunReportsTheLockSweepAndTheSurgeForEveryContender() throws Exception {
+        SaturationRun.run(true, out);
+
+        String report = Files.readString(out.resolve("saturation-limit.md"));
+        assertThat(report).contains("## Lock contention: one hot row", "| fixed B=1 |", "| adaptive (db-bulkhead) |",
+                "## A surge outside the gates", "- database signals (db-bulkhead): backed off within 2 s:",
+                "goodput within the SLO ≥ 1.2 × the latency limit's");
+    }
+}
