@@ -79,6 +79,9 @@ public final class SaturationLimits {
                         int running, boolean queued) {
     }
 
+    /** The least time between two lines about the database's state. */
+    static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
+
     private final SaturationPolicy policy;
     private final List<Governed> governed;
     private final System.Logger log;
@@ -89,6 +92,10 @@ public final class SaturationLimits {
     private final int[] beforeSurge;
     private volatile List<Limit> limits;
     private volatile SaturationPolicy.@Nullable Reading lastReading;
+    /** Whether a change was written yet, when, and the changes held back since; guarded by {@link #deciding}. */
+    private boolean logged;
+    private long lastLoggedAtNanos;
+    private int changesNotLogged;
 
     /**
      * @param policy   decides the caps
@@ -140,7 +147,7 @@ public final class SaturationLimits {
                 now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
             }
             limits = List.copyOf(now);
-            reportChange(decision.reading());
+            reportChange(decision.reading(), signals.sampledAtNanos());
         } finally {
             deciding.unlock();
         }
@@ -178,12 +185,26 @@ public final class SaturationLimits {
         return Optional.ofNullable(lastReading);
     }
 
-    private void reportChange(SaturationPolicy.Reading reading) {
+    /**
+     * Writes a change of the database's state, at most one line per {@link #LOG_INTERVAL_NANOS}: a database near a
+     * threshold may change state at every sample, and the log must not follow it sample by sample. A line says how
+     * many changes it held back.
+     */
+    private void reportChange(SaturationPolicy.Reading reading, long sampledAtNanos) {
         SaturationPolicy.Reading previous = lastReading;
         lastReading = reading;
         if (previous != null && previous.state() == reading.state()) {
             return;
         }
+        if (logged && sampledAtNanos - lastLoggedAtNanos < LOG_INTERVAL_NANOS) {
+            changesNotLogged++;
+            return;
+        }
+        String heldBack = changesNotLogged == 0 ? "" : " (" + changesNotLogged + " changes of state since the last"
+                + " line)";
+        logged = true;
+        lastLoggedAtNanos = sampledAtNanos;
+        changesNotLogged = 0;
         String state = switch (reading.state()) {
             case HEALTHY -> "is healthy";
             case BUSY -> "is busy";
@@ -194,7 +215,7 @@ public final class SaturationLimits {
                 + (reading.serverCpus() == SamplerSettings.UNKNOWN_CPUS ? "an unknown number of"
                 : String.valueOf(reading.serverCpus())) + " processors, " + reading.lockWaiters()
                 + " waiting for a lock, " + reading.active() + " active of which " + reading.ours()
-                + " this instance's; caps " + caps());
+                + " this instance's; caps " + caps() + heldBack);
     }
 
     private String caps() {

@@ -72,16 +72,24 @@ class SaturationLimitsTests {
     void aChangeOfTheDatabasesStateIsWrittenOnceWithItsEvidence() {
         SaturationLimits limits = limits(Mode.STEER, Mode.STEER);
 
-        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
-        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
-        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        limits.onSample(signalsAt(0, Map.of(WaitClass.CPU, 1)));
+        limits.onSample(signalsAt(1, Map.of(WaitClass.CPU, 1)));
+        limits.onSample(signalsAt(2, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        limits.onSample(signalsAt(3, Map.of(WaitClass.CPU, 1)));
+        limits.onSample(signalsAt(11, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
 
-        assertThat(told).hasSize(2);
+        assertThat(told).as("a line at most every ten seconds").hasSize(2);
         assertThat(told.get(0)).startsWith("info: The database is healthy: 1 sessions on a processor or a disk for 4"
                 + " processors, 0 waiting for a lock, 1 active of which 16 this instance's");
         assertThat(told.get(1)).startsWith("info: The database shows lock contention")
-                .endsWith("caps orders=8, reports=5");
+                .endsWith("(2 changes of state since the last line)");
         assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
+    }
+
+    private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active) {
+        DatabaseSignals at = SaturationPolicyTests.signals(active);
+        return new DatabaseSignals(second * 1_000_000_000L, at.activeSessions(), null, 0, 0, 0, null,
+                at.queryTime());
     }
 
     private SaturationLimits limits(Mode orders, Mode reports) {

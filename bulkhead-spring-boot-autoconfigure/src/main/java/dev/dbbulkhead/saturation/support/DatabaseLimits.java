@@ -72,8 +72,8 @@ public final class DatabaseLimits {
         return new DatabaseLimits(new SaturationLimits(new SaturationPolicy(serverCpus), governed, log), ceilings);
     }
 
-    /** A recommendation is only shown. */
-    private static void shown(int cap) {
+    /** A recommendation is only shown: its cap is applied to nothing. */
+    private static void shown(int recommended) {
     }
 
     /** The limit, to feed with samples and to show. */
@@ -90,5 +90,4 @@ public final class DatabaseLimits {
     public Optional<ConcurrencyCeiling> ceiling(String workload) {
         return Optional.ofNullable(ceilings.get(workload));
     }
-
 }
