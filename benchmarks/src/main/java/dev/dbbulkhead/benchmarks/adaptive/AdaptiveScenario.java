@@ -223,7 +223,7 @@ public final class AdaptiveScenario {
     }
 
     /** The ungated competing load: each connection runs the transaction back to back during the disturbed part. */
-    private static List<Thread> startCompeting(HikariDataSource competing, Work work, int rows, long origin,
+    static List<Thread> startCompeting(HikariDataSource competing, Work work, int rows, long origin,
                                                Timing timing) {
         long start = origin + (long) (timing.undisturbed() * 1e9);
         long stop = start + (long) (timing.disturbed() * 1e9);

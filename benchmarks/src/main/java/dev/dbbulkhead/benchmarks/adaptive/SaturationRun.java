@@ -49,6 +49,7 @@ public final class SaturationRun {
         try (HikariDataSource signals = database.pool(1, AdaptiveScenario.POOL_TIMEOUT, "signals")) {
             lockContention(database, signals, timing, text);
             surge(database, signals, timing, text);
+            criticalBesideSheddable(database, signals, timing, text);
         }
         text.append("From ").append(began).append(" to ").append(Instant.now()).append(". Load average after the runs: ")
                 .append(number(RunConditions.loadAverage(), 2)).append(".\n\n")
@@ -151,6 +152,54 @@ public final class SaturationRun {
                         number(calibrated.cost().p99(), 2), calibrated.offered(), AdaptiveScenario.POOL_SIZE,
                         work.competing(), number(change, 0), number(stop, 0),
                         number(AdaptiveReport.MEDIAN_SPAN_SECONDS, 0)))
+                .append(table).append('\n');
+        verdicts.forEach(verdict -> text.append("- ").append(verdict).append('\n'));
+        text.append('\n');
+    }
+
+    /**
+     * Critical and sheddable work on one pool, each with a gate of its own, and the same surge from outside: does
+     * lowering the sheddable work keep the critical work's p99 near what it was before the surge?
+     */
+    private static void criticalBesideSheddable(BenchDatabase database, HikariDataSource signals, Timing timing,
+                                                StringBuilder text) throws Exception {
+        Work work = Work.CPU_BOUND;
+        Calibrated calibrated = calibrate(database, work);
+        double change = timing.undisturbed();
+        double stop = change + timing.disturbed();
+        double capacity = work.parallel() / (calibrated.cost().p50() / 1000.0);
+        MarkdownTable table = new MarkdownTable("gates", "critical p99 before ms", "critical p99 during ms",
+                "during / before", "during / idle server", "critical B during (median)", "critical goodput during /s",
+                "sheddable B during (median)", "sheddable goodput during /s");
+        List<String> verdicts = new ArrayList<>();
+        for (boolean steered : new boolean[] {true, false}) {
+            TwoWorkloads.Result result = TwoWorkloads.run(database, work, calibrated.rows(), 0.5 * capacity,
+                    AdaptiveScenario.OVERLOAD_FACTOR * capacity, steered ? signals : null, CPUS, timing);
+            LimitRun critical = result.critical();
+            LimitRun sheddable = result.sheddable();
+            double before = critical.phase(change / 2, change).successes().p99();
+            double during = critical.phase(change, stop).successes().p99();
+            String label = steered ? "steered by the database's signals" : "fixed B";
+            table.row(label, number(before, 2), number(during, 2), number(during / before, 2),
+                    number(during / calibrated.cost().p99(), 2), number(critical.phase(change, stop).medianLimit(), 0),
+                    number(critical.phase(change, stop).goodput(), 0),
+                    number(sheddable.phase(change, stop).medianLimit(), 0),
+                    number(sheddable.phase(change, stop).goodput(), 0));
+            verdicts.add(String.format(Locale.ROOT, "%s: critical p99 during the surge ≤ 1.5 × before it: %s;"
+                            + " ≤ 1.5 × the transaction's p99 on the idle server (%s ms): %s", label,
+                    during <= 1.5 * before ? "met" : "not met", number(calibrated.cost().p99(), 2),
+                    during <= 1.5 * calibrated.cost().p99() ? "met" : "not met"));
+        }
+        text.append("## Critical work beside sheddable work, and the same surge\n\n")
+                .append(String.format(Locale.ROOT, "The CPU-bound transaction above, two workloads on one pool of %d:"
+                                + " critical (B = %d) offered %,.0f calls per second, half of what the server"
+                                + " serves; sheddable (B = %d) offered %,.0f, twice it; Q = 0. %d ungated connections"
+                                + " run the transaction from %s s to %s s. Steered: one limit follows the database for"
+                                + " both, the sheddable workload lowered first and the critical one never for work from"
+                                + " outside; fixed: both B as configured. \"Before\" is the last %s s before the surge.%n%n",
+                        AdaptiveScenario.POOL_SIZE, TwoWorkloads.CRITICAL_B, 0.5 * capacity, TwoWorkloads.SHEDDABLE_B,
+                        AdaptiveScenario.OVERLOAD_FACTOR * capacity, work.competing(), number(change, 0),
+                        number(stop, 0), number(change / 2, 0)))
                 .append(table).append('\n');
         verdicts.forEach(verdict -> text.append("- ").append(verdict).append('\n'));
         text.append('\n');
