@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The mechanism of the limits that follow one database's saturation: at each sample of its signals it asks the
- * {@link SaturationPolicy} for every governed workload's cap, applies the caps of the workloads it steers, and keeps
- * those of the workloads it only recommends for. One per database, fed by its {@link DatabaseSampler}.
+ * {@link SaturationPolicy} for the caps of the workloads it steers and applies them, and for the workloads it only
+ * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). One per
+ * database, fed by its {@link DatabaseSampler}.
  *
  * <p>Nothing waits on it: it runs on the sampler's thread once a sample is read, and a gate admits on the B it was
  * last given. A sample that fails or hangs feeds it nothing, so every cap holds its last value until a sample
@@ -27,7 +28,10 @@ public final class SaturationLimits {
     public enum Mode {
         /** Applies it: the workload's B is the smaller of the B it asks for and the cap. */
         STEER,
-        /** Only shows it, as the B the limit would set, and leaves the workload's B alone. */
+        /**
+         * Shows the B each sample's evidence points to ({@link SaturationPolicy#recommend}) and leaves the workload's
+         * B alone.
+         */
         RECOMMEND
     }
 
@@ -124,30 +128,40 @@ public final class SaturationLimits {
         deciding.lock();
         try {
             List<SaturationPolicy.Workload> seen = new ArrayList<>(caps.length);
+            List<SaturationPolicy.Workload> steered = new ArrayList<>(caps.length);
+            int ours = 0;
             for (int i = 0; i < caps.length; i++) {
                 Governed workload = governed.get(i);
-                seen.add(new SaturationPolicy.Workload(workload.workload(), workload.criticality(), workload.floor(),
-                        Math.max(1, workload.requested().getAsInt()), caps[i],
-                        Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean(),
-                        beforeSurge[i]));
+                SaturationPolicy.Workload state = new SaturationPolicy.Workload(workload.workload(),
+                        workload.criticality(), workload.floor(), Math.max(1, workload.requested().getAsInt()),
+                        caps[i], Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean(),
+                        beforeSurge[i]);
+                seen.add(state);
+                ours += state.running();
+                if (workload.mode() == Mode.STEER) {
+                    steered.add(state);
+                }
             }
-            SaturationPolicy.Decision decision = policy.decide(signals, seen);
-            rememberSurge(decision.reading());
+            SaturationPolicy.Reading reading = policy.read(signals, ours);
+            // Recommended workloads run at a B of their own: only the steered ones take their turn to be lowered.
+            SaturationPolicy.Decision decision = policy.decide(reading, steered);
+            rememberSurge(reading);
             List<Limit> now = new ArrayList<>(caps.length);
+            int next = 0;
             for (int i = 0; i < caps.length; i++) {
                 Governed workload = governed.get(i);
-                int cap = decision.caps().get(i);
+                SaturationPolicy.Workload state = seen.get(i);
+                int cap = workload.mode() == Mode.STEER ? decision.caps().get(next++) : policy.recommend(reading, state);
                 if (cap != caps[i]) {
                     caps[i] = cap;
                     if (workload.mode() == Mode.STEER) {
                         workload.applyCap().accept(cap);
                     }
                 }
-                SaturationPolicy.Workload state = seen.get(i);
                 now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
             }
             limits = List.copyOf(now);
-            reportChange(decision.reading(), signals.sampledAtNanos());
+            reportChange(reading, signals.sampledAtNanos());
         } finally {
             deciding.unlock();
         }

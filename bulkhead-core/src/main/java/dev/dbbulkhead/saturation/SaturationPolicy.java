@@ -173,8 +173,11 @@ public final class SaturationPolicy {
 
     /** The caps that follow {@code signals}. */
     public Decision decide(DatabaseSignals signals, List<Workload> workloads) {
-        int ours = workloads.stream().mapToInt(Workload::running).sum();
-        Reading reading = read(signals, ours);
+        return decide(read(signals, workloads.stream().mapToInt(Workload::running).sum()), workloads);
+    }
+
+    /** The caps of the steered {@code workloads} that follow {@code reading}. */
+    public Decision decide(Reading reading, List<Workload> workloads) {
         List<Integer> caps = new ArrayList<>(workloads.size());
         workloads.forEach(workload -> caps.add(workload.cap()));
         switch (reading.state()) {
@@ -189,6 +192,41 @@ public final class SaturationPolicy {
             giveBackAfterASurge(workloads, caps);
         }
         return new Decision(reading, caps);
+    }
+
+    /**
+     * The B that one sample's evidence points to for a workload that runs unsteered, at a B of its own: a
+     * recommendation estimated from what the server shows, not a cap stepped in the shadow, which could never see
+     * what its own B would do.
+     * <ul>
+     *   <li>Lock contention: what makes progress — what it runs less the lock waiters — plus the one ready to take the
+     *       lock next.</li>
+     *   <li>Saturated: its share of the server's processors — what it runs × processors ÷ the sessions on them.</li>
+     *   <li>Healthy, and it queues or runs all its B allows: that share again, now more than it runs, as far as the
+     *       idle processors go.</li>
+     *   <li>Otherwise, without the server's processor count, or when it runs nothing (no evidence of its own): the
+     *       last recommendation.</li>
+     * </ul>
+     * Always within the workload's floor and {@link Workload#requested()}, the most it may recommend.
+     *
+     * @param workload the workload, with its last recommendation as its {@link Workload#cap()}
+     */
+    public int recommend(Reading reading, Workload workload) {
+        int running = workload.running();
+        boolean cpusKnown = serverCpus != SamplerSettings.UNKNOWN_CPUS;
+        int estimate = running == 0 ? workload.cap() : switch (reading.state()) {
+            case LOCK_CONTENTION -> running - reading.lockWaiters() + 1;
+            case SATURATED -> cpusKnown ? processorShare(running, reading.busy()) : workload.cap();
+            case HEALTHY -> cpusKnown && (workload.queued() || running >= workload.cap())
+                    ? Math.max(workload.cap(), processorShare(running, reading.busy())) : workload.cap();
+            case BUSY -> workload.cap();
+        };
+        return Math.max(workload.floor(), Math.min(workload.requested(), estimate));
+    }
+
+    /** What {@code running} operations would be if the sessions on the processors were as many as processors. */
+    private int processorShare(int running, int busy) {
+        return (int) Math.floor(Math.max(1, running) * SATURATED_PER_CPU * serverCpus / Math.max(1, busy));
     }
 
     /**

@@ -117,6 +117,30 @@ class SaturationPolicyTests {
     }
 
     @Test
+    void aRecommendationIsWhatTheEvidenceOfOneSamplePointsTo() {
+        Workload atTwenty = new Workload("orders", Criticality.DEFAULT, 1, 32, 20, 20, true);
+
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.LOCK, 19, WaitClass.CPU, 1)), 20), atTwenty))
+                .as("one makes progress on the hot row, one is next").isEqualTo(2);
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.CPU, 20)), 20), atTwenty))
+                .as("its share of 4 processors").isEqualTo(4);
+        Workload atFour = new Workload("orders", Criticality.DEFAULT, 1, 32, 4, 4, true);
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.CPU, 2)), 4), atFour))
+                .as("healthy and queueing: as far as the idle processors go").isEqualTo(8);
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.CPU, 4)), 4), atFour))
+                .as("busy: the last recommendation").isEqualTo(4);
+        assertThat(new SaturationPolicy(SamplerSettings.UNKNOWN_CPUS)
+                .recommend(policy.read(signals(Map.of(WaitClass.CPU, 20)), 20), atTwenty))
+                .as("no processor count: nothing to estimate from").isEqualTo(20);
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.CPU, 1)), 4),
+                new Workload("orders", Criticality.DEFAULT, 1, 6, 4, 4, true)))
+                .as("never past the most it may recommend").isEqualTo(6);
+        assertThat(policy.recommend(policy.read(signals(Map.of(WaitClass.LOCK, 19, WaitClass.CPU, 1)), 0),
+                new Workload("reports", Criticality.SHEDDABLE, 1, 8, 5, 0, false)))
+                .as("running nothing, it gives no evidence of its own").isEqualTo(5);
+    }
+
+    @Test
     void aBusyDatabaseMovesNoCap() {
         List<Workload> workloads = List.of(new Workload("orders", Criticality.DEFAULT, 1, 10, 4, 4, true));
 

@@ -354,7 +354,7 @@ public class BulkheadProperties {
         OFF,
         /** Caps it: lowered while the database is saturated or its locks contend, raised back while it is healthy. */
         STEER,
-        /** Runs the same limit in the shadow and shows the B it would set; B stays as it is. */
+        /** Shows the B each sample's evidence points to; B stays as it is. */
         RECOMMEND
     }
 
@@ -929,7 +929,7 @@ public class BulkheadProperties {
         /** With the adaptive limit, the most operations it lets run at once, counted by the budget check; at least max-concurrent. Default: max-concurrent. With limit.database=recommend, the most B it recommends. */
         private @Nullable Integer maxConcurrent;
 
-        /** Off: the database's saturation does not touch B. Steer: B is capped by what the database's signals allow, lowered while it is saturated or its locks contend, raised back while it is healthy and the workload queues, never below limit.min-concurrent. Recommend: the same limit runs in the shadow and only shows the B it would set. Steer and recommend need db.bulkhead.database.signals.enabled=true. */
+        /** Off: the database's saturation does not touch B. Steer: B is capped by what the database's signals allow, lowered while it is saturated or its locks contend, raised back while it is healthy and the workload queues, never below limit.min-concurrent. Recommend: B stays as configured, and the B each sample's evidence points to is shown. Steer and recommend need db.bulkhead.database.signals.enabled=true. */
         private @Nullable DatabaseLimitMode database;
 
         /** With limit.database, the order in which the database's saturation lowers the workload: sheddable first, then default, then critical. */

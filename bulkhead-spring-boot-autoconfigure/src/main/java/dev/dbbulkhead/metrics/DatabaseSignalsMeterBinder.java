@@ -42,7 +42,7 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
     public static final String SAMPLE_FAILURES = "db.bulkhead.database.sample.failures";
     /**
      * Gauge of the cap the database's limit sets on a workload's B, tagged {@code workload} and {@code mode}: steer
-     * (applied) or recommend (the B it would set).
+     * (applied) or recommend (the B it recommends).
      */
     public static final String LIMIT = "db.bulkhead.database.limit";
 
@@ -98,7 +98,7 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
                         .tag("workload", workload)
                         .tag("mode", limit.mode().name().toLowerCase(Locale.ROOT))
                         .description("The cap the database's saturation sets on the workload's B: applied when"
-                                + " steering, the B it would set when recommending")
+                                + " steering, the B it recommends when recommending")
                         .register(registry);
             }
         }

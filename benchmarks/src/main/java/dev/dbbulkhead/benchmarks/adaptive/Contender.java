@@ -70,13 +70,28 @@ record Contender(String label, Function<DataSource, Guarded> open) {
      * @param serverCpus the server's processors
      */
     static Contender database(int poolSize, DataSource signals, int serverCpus) {
-        return new Contender("database signals (db-bulkhead)", pool -> {
+        return followingTheDatabase("database signals (db-bulkhead)", SaturationLimits.Mode.STEER, poolSize, signals,
+                serverCpus);
+    }
+
+    /**
+     * A fixed B of the pool's size, with {@code limit.database=recommend}: its limit in force is the B recommended,
+     * which the gate does not apply.
+     */
+    static Contender recommending(int poolSize, DataSource signals, int serverCpus) {
+        return followingTheDatabase("recommendation at B=" + poolSize, SaturationLimits.Mode.RECOMMEND, poolSize,
+                signals, serverCpus);
+    }
+
+    private static Contender followingTheDatabase(String label, SaturationLimits.Mode mode, int poolSize,
+                                                  DataSource signals, int serverCpus) {
+        return new Contender(label, pool -> {
             AdmissionGate gate = new AdmissionGate("database", GateConfig.builder().maxConcurrent(poolSize)
                     .maxQueued(0).build());
             System.Logger log = System.getLogger(SaturationLimits.class.getName());
             SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), List.of(
-                    new SaturationLimits.Governed("database", SaturationLimits.Mode.STEER, Criticality.DEFAULT, 1,
-                            () -> poolSize, gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent)), log);
+                    new SaturationLimits.Governed("database", mode, Criticality.DEFAULT, 1, () -> poolSize,
+                            gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent)), log);
             DatabaseSampler sampler = new DatabaseSampler(signals, new PostgresSignals(),
                     new SamplerSettings(SamplerSettings.DEFAULT_INTERVAL, SamplerSettings.DEFAULT_QUERY_TIMEOUT,
                             serverCpus), log);
@@ -85,7 +100,9 @@ record Contender(String label, Function<DataSource, Guarded> open) {
                     Thread.ofPlatform().daemon().name("signals").unstarted(task));
             sampler.start(scheduler);
             JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
-            return new Guarded(bulkhead::transaction, () -> gate.config().maxConcurrent(), () -> {
+            IntSupplier limit = mode == SaturationLimits.Mode.STEER ? () -> gate.config().maxConcurrent()
+                    : () -> limits.limit("database").map(SaturationLimits.Limit::cap).orElse(poolSize);
+            return new Guarded(bulkhead::transaction, limit, () -> {
                 sampler.close();
                 scheduler.shutdownNow();
             });

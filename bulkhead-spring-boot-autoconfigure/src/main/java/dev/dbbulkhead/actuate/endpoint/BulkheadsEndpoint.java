@@ -483,7 +483,7 @@ public class BulkheadsEndpoint {
     /**
      * A workload whose B follows the database.
      *
-     * @param mode        steer (the cap applies) or recommend (the cap is the B the limit would set)
+     * @param mode        steer (the cap applies) or recommend (the cap is the B it recommends)
      * @param criticality the order in which saturation lowers it
      * @param floor       its lowest cap
      * @param requested   the B it asked for at the last sample; for a recommendation, the most it may recommend

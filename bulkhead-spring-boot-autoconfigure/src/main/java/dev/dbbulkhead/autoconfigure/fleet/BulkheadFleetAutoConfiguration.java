@@ -120,7 +120,7 @@ public final class BulkheadFleetAutoConfiguration {
                             BulkheadProperties.PREFIX + ".workloads." + name + ".limit.database", "steer",
                             "a workload on the pool that " + PREFIX + "coordination=postgres shares out cannot be"
                                     + " steered by the database's signals yet: the fleet share caps B; use"
-                                    + " limit.database=recommend to see the B the signals would set");
+                                    + " limit.database=recommend to see the B the signals point to");
                 }
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }
