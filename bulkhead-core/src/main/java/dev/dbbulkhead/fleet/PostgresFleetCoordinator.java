@@ -82,7 +82,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final DataSource connections;
     private final String table;
     /** The table's schema-qualified name, resolved at first use; every statement uses it. */
-    private volatile @Nullable String qualifiedTable;
+    private volatile @Nullable ResolvedTable resolved;
     private final int budget;
     private final Duration lockWait;
     private final Duration renewalTimeout;
@@ -182,10 +182,11 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         Connection connection = null;
         try {
             connection = takeSession();
-            String name = ensureTable(connection);
+            ResolvedTable table = ensureTable(connection);
             Settlement last = settlements.get(request.memberId());
-            Lease kept = last == null || !last.asked(request) ? null : keepAlive(connection, name, request, last);
-            Lease lease = kept != null ? kept : settleInFull(connection, name, request);
+            Lease kept = last == null || !last.asked(request) ? null
+                    : keepAlive(connection, table.keepAlive(), request, last);
+            Lease lease = kept != null ? kept : settleInFull(connection, table.name(), request);
             keepSession(connection);
             return lease;
         } catch (SQLException e) {
@@ -199,11 +200,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     @Override
     public void leave(String memberId) {
         settlements.remove(memberId);
-        String name = qualifiedTable;
-        if (name == null) {
+        ResolvedTable table = resolved;
+        if (table == null) {
             // Never renewed through this coordinator: it wrote no lease to end.
             return;
         }
+        String name = table.name();
         Connection connection = null;
         try {
             connection = takeSession();
@@ -276,17 +278,9 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      *
      * @return the lease, or null when the renewal must settle in full
      */
-    private @Nullable Lease keepAlive(Connection connection, String table, LeaseRequest request, Settlement last)
-            throws SQLException {
-        try (PreparedStatement keep = connection.prepareStatement("UPDATE " + table + " AS m SET"
-                + " renewed_at = c.now, lease_expires_at = c.now + ? * interval '1 microsecond'"
-                + " FROM (SELECT clock_timestamp() AS now) AS c"
-                + " WHERE m.member_id = ? AND m.budget = ? AND m.weight = ? AND m.demand = ?"
-                + " AND m.session_name IS NOT DISTINCT FROM ? AND m.granted = m.target AND m.lease_expires_at > c.now"
-                + " AND NOT EXISTS (SELECT 1 FROM " + table + " AS e WHERE e.budget = m.budget"
-                + " AND e.lease_expires_at <= c.now)"
-                + " AND " + makeUp(table, "m.member_id") + " = ?"
-                + " RETURNING m.granted")) {
+    private @Nullable Lease keepAlive(Connection connection, String keepAliveStatement, LeaseRequest request,
+                                      Settlement last) throws SQLException {
+        try (PreparedStatement keep = connection.prepareStatement(keepAliveStatement)) {
             keep.setLong(1, request.leaseTtl().toNanos() / 1_000);
             keep.setString(2, request.memberId());
             keep.setInt(3, budget);
@@ -309,6 +303,19 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                     : member);
         }
         return new Lease(previous.granted(), previous.target(), budget, members);
+    }
+
+    /** The keep-alive's statement on {@code table}; its parameters are set in {@link #keepAlive}. */
+    private static String keepAliveStatement(String table) {
+        return "UPDATE " + table + " AS m SET"
+                + " renewed_at = c.now, lease_expires_at = c.now + ? * interval '1 microsecond'"
+                + " FROM (SELECT clock_timestamp() AS now) AS c"
+                + " WHERE m.member_id = ? AND m.budget = ? AND m.weight = ? AND m.demand = ?"
+                + " AND m.session_name IS NOT DISTINCT FROM ? AND m.granted = m.target AND m.lease_expires_at > c.now"
+                + " AND NOT EXISTS (SELECT 1 FROM " + table + " AS e WHERE e.budget = m.budget"
+                + " AND e.lease_expires_at <= c.now)"
+                + " AND " + makeUp(table, "m.member_id") + " = ?"
+                + " RETURNING m.granted";
     }
 
     /**
@@ -336,8 +343,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
 
     /** The table's name as every statement uses it: schema-qualified once resolved, as configured before. */
     private String tableName() {
-        String name = qualifiedTable;
-        return name == null ? table : name;
+        ResolvedTable table = resolved;
+        return table == null ? this.table : table.name();
     }
 
     private Settlement settle(Connection connection, String table, LeaseRequest request) throws SQLException {
@@ -509,10 +516,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     /**
      * Creates the table if it is missing and checks its shape, once.
      *
-     * @return its schema-qualified name
+     * @return its schema-qualified name, with the keep-alive's statement on it
      */
-    private String ensureTable(Connection connection) throws SQLException {
-        String ready = qualifiedTable;
+    private ResolvedTable ensureTable(Connection connection) throws SQLException {
+        ResolvedTable ready = resolved;
         if (ready != null) {
             return ready;
         }
@@ -538,8 +545,9 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             }
             return qualified;
         });
-        qualifiedTable = name;
-        return name;
+        ResolvedTable table = new ResolvedTable(name, keepAliveStatement(name));
+        resolved = table;
+        return table;
     }
 
     /**
@@ -634,6 +642,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                     && next.leaseTtl().equals(request.leaseTtl())
                     && Objects.equals(next.sessionName(), request.sessionName());
         }
+    }
+
+    /**
+     * The table as every statement names it, schema-qualified, and the keep-alive's statement on it, built once.
+     */
+    private record ResolvedTable(String name, String keepAlive) {
     }
 
     private record Row(String memberId, int weight, int demand, int granted, int target, int budget,

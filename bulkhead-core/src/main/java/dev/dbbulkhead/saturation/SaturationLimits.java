@@ -90,14 +90,12 @@ public final class SaturationLimits {
     private final List<Governed> governed;
     private final System.Logger log;
     private final ReentrantLock deciding = new ReentrantLock();
-    /** The caps, in the order of {@link #governed}; guarded by {@link #deciding}. */
-    private final int[] caps;
     /** Each cap when work from outside began to saturate the database, 0 for none; guarded by {@link #deciding}. */
     private final int[] beforeSurge;
+    /** Every workload's limit, its cap included, in the order of {@link #governed}; written under {@link #deciding}. */
     private volatile List<Limit> limits;
     private volatile SaturationPolicy.@Nullable Reading lastReading;
-    /** Whether a change was written yet, when, and the changes held back since; guarded by {@link #deciding}. */
-    private boolean logged;
+    /** When a change was last written, and the changes held back since; guarded by {@link #deciding}. */
     private long lastLoggedAtNanos;
     private int changesNotLogged;
 
@@ -110,14 +108,11 @@ public final class SaturationLimits {
         this.policy = Objects.requireNonNull(policy, "policy");
         this.governed = List.copyOf(governed);
         this.log = Objects.requireNonNull(log, "log");
-        this.caps = new int[this.governed.size()];
         this.beforeSurge = new int[this.governed.size()];
         List<Limit> initial = new ArrayList<>();
-        for (int i = 0; i < caps.length; i++) {
-            Governed workload = this.governed.get(i);
+        for (Governed workload : this.governed) {
             int requested = workload.requested().getAsInt();
-            caps[i] = Math.max(workload.floor(), requested);
-            initial.add(limit(workload, requested, caps[i], 0, false));
+            initial.add(limit(workload, requested, Math.max(workload.floor(), requested), 0, false));
         }
         this.limits = List.copyOf(initial);
     }
@@ -127,15 +122,16 @@ public final class SaturationLimits {
         Objects.requireNonNull(signals, "signals");
         deciding.lock();
         try {
-            List<SaturationPolicy.Workload> seen = new ArrayList<>(caps.length);
-            List<SaturationPolicy.Workload> steered = new ArrayList<>(caps.length);
+            List<Limit> before = limits;
+            List<SaturationPolicy.Workload> seen = new ArrayList<>(governed.size());
+            List<SaturationPolicy.Workload> steered = new ArrayList<>(governed.size());
             int ours = 0;
-            for (int i = 0; i < caps.length; i++) {
+            for (int i = 0; i < governed.size(); i++) {
                 Governed workload = governed.get(i);
                 SaturationPolicy.Workload state = new SaturationPolicy.Workload(workload.workload(),
                         workload.criticality(), workload.floor(), Math.max(1, workload.requested().getAsInt()),
-                        caps[i], Math.max(0, workload.running().getAsInt()), workload.queued().getAsBoolean(),
-                        beforeSurge[i]);
+                        before.get(i).cap(), Math.max(0, workload.running().getAsInt()),
+                        workload.queued().getAsBoolean(), beforeSurge[i]);
                 seen.add(state);
                 ours += state.running();
                 if (workload.mode() == Mode.STEER) {
@@ -145,18 +141,15 @@ public final class SaturationLimits {
             SaturationPolicy.Reading reading = policy.read(signals, ours);
             // Recommended workloads run at a B of their own: only the steered ones take their turn to be lowered.
             SaturationPolicy.Decision decision = policy.decide(reading, steered);
-            rememberSurge(reading);
-            List<Limit> now = new ArrayList<>(caps.length);
+            rememberSurge(reading, before);
+            List<Limit> now = new ArrayList<>(governed.size());
             int next = 0;
-            for (int i = 0; i < caps.length; i++) {
+            for (int i = 0; i < governed.size(); i++) {
                 Governed workload = governed.get(i);
                 SaturationPolicy.Workload state = seen.get(i);
                 int cap = workload.mode() == Mode.STEER ? decision.caps().get(next++) : policy.recommend(reading, state);
-                if (cap != caps[i]) {
-                    caps[i] = cap;
-                    if (workload.mode() == Mode.STEER) {
-                        workload.applyCap().accept(cap);
-                    }
+                if (cap != state.cap() && workload.mode() == Mode.STEER) {
+                    workload.applyCap().accept(cap);
                 }
                 now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
             }
@@ -171,13 +164,13 @@ public final class SaturationLimits {
      * Keeps each cap from before a surge of work from outside while it lasts, for the policy to give back once it is
      * gone; forgets them once it is, or when the saturation turns out this instance's own.
      */
-    private void rememberSurge(SaturationPolicy.Reading reading) {
+    private void rememberSurge(SaturationPolicy.Reading reading, List<Limit> before) {
         boolean surge = reading.outside() && reading.state() == SaturationPolicy.State.SATURATED;
         // Still outside and not yet healthy: the surge may only have eased, and the caps stay remembered.
         boolean easing = reading.outside() && reading.state() == SaturationPolicy.State.BUSY;
-        for (int i = 0; i < caps.length; i++) {
+        for (int i = 0; i < beforeSurge.length; i++) {
             if (surge && beforeSurge[i] == 0) {
-                beforeSurge[i] = caps[i];
+                beforeSurge[i] = before.get(i).cap();
             } else if (!surge && !easing) {
                 beforeSurge[i] = 0;
             }
@@ -210,13 +203,13 @@ public final class SaturationLimits {
         if (previous != null && previous.state() == reading.state()) {
             return;
         }
-        if (logged && sampledAtNanos - lastLoggedAtNanos < LOG_INTERVAL_NANOS) {
+        // The first reading is always written: it has no previous one.
+        if (previous != null && sampledAtNanos - lastLoggedAtNanos < LOG_INTERVAL_NANOS) {
             changesNotLogged++;
             return;
         }
         String heldBack = changesNotLogged == 0 ? "" : " (" + changesNotLogged + " changes of state since the last"
                 + " line)";
-        logged = true;
         lastLoggedAtNanos = sampledAtNanos;
         changesNotLogged = 0;
         String state = switch (reading.state()) {

@@ -59,6 +59,7 @@ public final class SaturationPolicy {
             List.of(Criticality.SHEDDABLE, Criticality.DEFAULT, Criticality.CRITICAL);
 
     private final int serverCpus;
+    private final boolean cpusKnown;
 
     /**
      * @param serverCpus the server's processors; {@link SamplerSettings#UNKNOWN_CPUS} when not known, and then only lock
@@ -69,6 +70,7 @@ public final class SaturationPolicy {
             throw new IllegalArgumentException("serverCpus must be at least 0, was " + serverCpus);
         }
         this.serverCpus = serverCpus;
+        this.cpusKnown = serverCpus != SamplerSettings.UNKNOWN_CPUS;
     }
 
     /** How saturated the database is, as one sample shows it. */
@@ -156,7 +158,6 @@ public final class SaturationPolicy {
         int active = signals.active();
         int lockWaiters = signals.lockWaiters();
         boolean outside = active - ours > ours;
-        boolean cpusKnown = serverCpus != SamplerSettings.UNKNOWN_CPUS;
         State state;
         if (lockWaiters >= CONTENDED_LOCK_WAITERS && lockWaiters >= CONTENDED_LOCK_SHARE * active) {
             state = State.LOCK_CONTENTION;
@@ -213,15 +214,19 @@ public final class SaturationPolicy {
      */
     public int recommend(Reading reading, Workload workload) {
         int running = workload.running();
-        boolean cpusKnown = serverCpus != SamplerSettings.UNKNOWN_CPUS;
         int estimate = running == 0 ? workload.cap() : switch (reading.state()) {
-            case LOCK_CONTENTION -> running - reading.lockWaiters() + 1;
+            case LOCK_CONTENTION -> progressing(running, reading.lockWaiters());
             case SATURATED -> cpusKnown ? processorShare(running, reading.busy()) : workload.cap();
             case HEALTHY -> cpusKnown && (workload.queued() || running >= workload.cap())
                     ? Math.max(workload.cap(), processorShare(running, reading.busy())) : workload.cap();
             case BUSY -> workload.cap();
         };
         return Math.max(workload.floor(), Math.min(workload.requested(), estimate));
+    }
+
+    /** Of {@code running} operations, those that make progress past {@code lockWaiters}, plus the one next: at least 1. */
+    private static int progressing(int running, int lockWaiters) {
+        return Math.max(1, running - lockWaiters + 1);
     }
 
     /** What {@code running} operations would be if the sessions on the processors were as many as processors. */
@@ -249,7 +254,7 @@ public final class SaturationPolicy {
                     int from = Math.min(workload.inForce(), workload.running());
                     int lowerTo = (int) Math.floor(from * cut);
                     if (lockWaiters > 0) {
-                        lowerTo = Math.min(lowerTo, Math.max(1, from - lockWaiters + 1));
+                        lowerTo = Math.min(lowerTo, progressing(from, lockWaiters));
                     }
                     caps.set(i, Math.max(workload.floor(), Math.min(workload.inForce() - 1, lowerTo)));
                     lowered = true;

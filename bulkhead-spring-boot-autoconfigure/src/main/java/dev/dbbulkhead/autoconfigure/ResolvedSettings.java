@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.saturation.support.DatabaseLimits;
+import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -34,24 +35,13 @@ public final class ResolvedSettings {
     }
 
     /**
-     * How the database's saturation limits a workload.
-     *
-     * @param mode        off, steered or recommended ({@code limit.database})
-     * @param criticality the order in which saturation lowers it ({@code limit.criticality})
-     * @param floor       the lowest cap ({@code limit.min-concurrent}, default 1)
-     * @param ceiling     the most a recommendation may show ({@code limit.max-concurrent}, default B)
-     */
-    public record DatabaseLimit(BulkheadProperties.DatabaseLimitMode mode, Criticality criticality, int floor,
-                                int ceiling) {
-    }
-
-    /**
-     * How the database's saturation limits workload {@code workload}.
+     * How the database's saturation limits workload {@code workload}: empty with {@code limit.database=off}. The
+     * floor is {@code limit.min-concurrent} (default 1), the ceiling {@code limit.max-concurrent} (default B).
      *
      * @throws BulkheadConfigurationException for a floor outside 1..B, a ceiling below B, or a limit without the
      *                                        database's signals to follow
      */
-    public static DatabaseLimit databaseLimit(String workload, BulkheadProperties properties) {
+    public static Optional<DatabaseLimits.Setting> databaseLimit(String workload, BulkheadProperties properties) {
         return WorkloadSettings.databaseLimit(workload, properties);
     }
 

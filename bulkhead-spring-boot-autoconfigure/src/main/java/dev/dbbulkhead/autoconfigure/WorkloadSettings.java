@@ -12,6 +12,8 @@ import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
 import dev.dbbulkhead.retry.RetryBudgetConfig;
+import dev.dbbulkhead.saturation.SaturationLimits;
+import dev.dbbulkhead.saturation.support.DatabaseLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -392,17 +394,17 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      * @throws BulkheadConfigurationException for a floor outside 1..B, a ceiling below B, or a limit without the
      *                                        database's signals to follow
      */
-    static ResolvedSettings.DatabaseLimit databaseLimit(String name, BulkheadProperties properties) {
+    static Optional<DatabaseLimits.Setting> databaseLimit(String name, BulkheadProperties properties) {
         Resolver resolver = resolver(name, properties);
         Setting<DatabaseLimitMode> mode = resolver.setting("limit.database", workload -> workload.getLimit()
                 .getDatabase(), DatabaseLimitMode.OFF);
+        if (mode.value() == DatabaseLimitMode.OFF) {
+            return Optional.empty();
+        }
         int maxConcurrent = resolver.setting("max-concurrent", Workload::getMaxConcurrent,
                 GateConfig.DEFAULT_MAX_CONCURRENT).value();
         Criticality criticality = resolver.setting("limit.criticality", workload -> workload.getLimit()
                 .getCriticality(), Criticality.DEFAULT).value();
-        if (mode.value() == DatabaseLimitMode.OFF) {
-            return new ResolvedSettings.DatabaseLimit(DatabaseLimitMode.OFF, criticality, 1, maxConcurrent);
-        }
         validate(mode, value -> {
             if (!properties.getDatabase().getSignals().isEnabled()) {
                 throw new IllegalArgumentException("needs " + BulkheadProperties.PREFIX
@@ -426,7 +428,8 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                     }
                     return GateRanges.requireMaxConcurrent(value);
                 });
-        return new ResolvedSettings.DatabaseLimit(mode.value(), criticality, floor, ceiling);
+        return Optional.of(new DatabaseLimits.Setting(name, mode.value() == DatabaseLimitMode.STEER
+                ? SaturationLimits.Mode.STEER : SaturationLimits.Mode.RECOMMEND, criticality, floor, ceiling));
     }
 
     /**

@@ -10,15 +10,9 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
 import dev.dbbulkhead.limit.AdaptiveLimit;
 import dev.dbbulkhead.limit.AdaptiveLimitConfig;
-import dev.dbbulkhead.saturation.DatabaseSampler;
-import dev.dbbulkhead.saturation.PostgresSignals;
-import dev.dbbulkhead.saturation.SamplerSettings;
 import dev.dbbulkhead.saturation.SaturationLimits;
-import dev.dbbulkhead.saturation.SaturationPolicy;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import javax.sql.DataSource;
@@ -88,24 +82,13 @@ record Contender(String label, Function<DataSource, Guarded> open) {
         return new Contender(label, pool -> {
             AdmissionGate gate = new AdmissionGate("database", GateConfig.builder().maxConcurrent(poolSize)
                     .maxQueued(0).build());
-            System.Logger log = System.getLogger(SaturationLimits.class.getName());
-            SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), List.of(
-                    new SaturationLimits.Governed("database", mode, Criticality.DEFAULT, 1, () -> poolSize,
-                            gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent)), log);
-            DatabaseSampler sampler = new DatabaseSampler(signals, new PostgresSignals(),
-                    new SamplerSettings(SamplerSettings.DEFAULT_INTERVAL, SamplerSettings.DEFAULT_QUERY_TIMEOUT,
-                            serverCpus), log);
-            sampler.onEachSample(limits::onSample);
-            ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(task ->
-                    Thread.ofPlatform().daemon().name("signals").unstarted(task));
-            sampler.start(scheduler);
+            FollowedDatabase database = FollowedDatabase.start(signals, serverCpus,
+                    List.of(FollowedDatabase.governed(gate, mode, Criticality.DEFAULT, poolSize)));
             JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
             IntSupplier limit = mode == SaturationLimits.Mode.STEER ? () -> gate.config().maxConcurrent()
-                    : () -> limits.limit("database").map(SaturationLimits.Limit::cap).orElse(poolSize);
-            return new Guarded(bulkhead::transaction, limit, () -> {
-                sampler.close();
-                scheduler.shutdownNow();
-            });
+                    : () -> database.limits().limit(gate.workload()).map(SaturationLimits.Limit::cap)
+                            .orElse(poolSize);
+            return new Guarded(bulkhead::transaction, limit, database::close);
         });
     }
 

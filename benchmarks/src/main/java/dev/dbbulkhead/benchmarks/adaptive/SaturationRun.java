@@ -10,9 +10,9 @@ import dev.dbbulkhead.benchmarks.load.RunConditions;
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
+import dev.dbbulkhead.saturation.SamplerSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -75,12 +75,12 @@ public final class SaturationRun {
         MarkdownTable table = new MarkdownTable("contender", "limit (mean)", "goodput within SLO /s", "goodput /s",
                 "success p99 ms");
         double[] withinSlo = new double[contenders.size()];
-        double recommended = Double.NaN;
+        double[] medianLimits = new double[contenders.size()];
         for (int i = 0; i < contenders.size(); i++) {
             LimitRun run = AdaptiveScenario.runOne(database, work, contenders.get(i), calibrated.rows(),
                     calibrated.offered(), to, null);
             LimitRun.Phase phase = run.phase(from, to);
-            recommended = phase.medianLimit();
+            medianLimits[i] = phase.medianLimit();
             withinSlo[i] = run.log().committedEndingBetween((long) (from * 1e9), (long) (to * 1e9), sloNanos)
                     / (to - from);
             table.row(run.label(), number(phase.meanLimit(), 1), number(withinSlo[i], 0), number(phase.goodput(), 0),
@@ -97,6 +97,8 @@ public final class SaturationRun {
         }
         double latencyOnly = withinSlo[fixed];
         double signalled = withinSlo[fixed + 1];
+        // The recommending contender's limit in force is the B it recommends.
+        double recommended = medianLimits[fixed + 2];
         int nearest = 0;
         for (int i = 1; i < fixed; i++) {
             if (Math.abs(AdaptiveScenario.FIXED_LIMITS[i] - recommended)
@@ -110,7 +112,7 @@ public final class SaturationRun {
                         + " limit samples every %s, with %d server CPUs.%n%n", work.describe(calibrated.rows()),
                 number(calibrated.cost().p50(), 2), SLO_TIMES_COST, number(sloNanos / 1e6, 1), calibrated.offered(),
                 AdaptiveScenario.POOL_SIZE, number(timing.warmUp(), 1), number(timing.measured(), 1),
-                Duration.ofSeconds(1), CPUS))
+                SamplerSettings.DEFAULT_INTERVAL, CPUS))
                 .append(table).append('\n')
                 .append(String.format(Locale.ROOT, "- goodput within the SLO ≥ 1.2 × the latency limit's: %s / %s ="
                                 + " **%s ×** (%s)%n- ≥ 0.95 × the best fixed B's (%s): %s / %s = **%s ×** (%s)%n",

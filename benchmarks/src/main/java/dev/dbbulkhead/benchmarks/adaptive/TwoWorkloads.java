@@ -13,18 +13,11 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
-import dev.dbbulkhead.saturation.DatabaseSampler;
-import dev.dbbulkhead.saturation.PostgresSignals;
-import dev.dbbulkhead.saturation.SamplerSettings;
 import dev.dbbulkhead.saturation.SaturationLimits;
-import dev.dbbulkhead.saturation.SaturationPolicy;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.locks.LockSupport;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -59,20 +52,10 @@ final class TwoWorkloads {
                     .maxQueued(0).build());
             AdmissionGate sheddable = new AdmissionGate("sheddable", GateConfig.builder().maxConcurrent(SHEDDABLE_B)
                     .maxQueued(0).build());
-            DatabaseSampler sampler = null;
-            ScheduledExecutorService scheduler = null;
-            if (signals != null) {
-                System.Logger log = System.getLogger(SaturationLimits.class.getName());
-                SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), List.of(
-                        governed(critical, Criticality.CRITICAL, CRITICAL_B),
-                        governed(sheddable, Criticality.SHEDDABLE, SHEDDABLE_B)), log);
-                sampler = new DatabaseSampler(signals, new PostgresSignals(), new SamplerSettings(
-                        SamplerSettings.DEFAULT_INTERVAL, SamplerSettings.DEFAULT_QUERY_TIMEOUT, serverCpus), log);
-                sampler.onEachSample(limits::onSample);
-                scheduler = Executors.newSingleThreadScheduledExecutor(task ->
-                        Thread.ofPlatform().daemon().name("signals").unstarted(task));
-                sampler.start(scheduler);
-            }
+            FollowedDatabase followed = signals == null ? null : FollowedDatabase.start(signals, serverCpus, List.of(
+                    FollowedDatabase.governed(critical, SaturationLimits.Mode.STEER, Criticality.CRITICAL, CRITICAL_B),
+                    FollowedDatabase.governed(sheddable, SaturationLimits.Mode.STEER, Criticality.SHEDDABLE,
+                            SHEDDABLE_B)));
             try {
                 JdbcBulkhead criticalBulkhead = new JdbcBulkhead(critical, pool);
                 JdbcBulkhead sheddableBulkhead = new JdbcBulkhead(sheddable, pool);
@@ -98,24 +81,16 @@ final class TwoWorkloads {
                         AdaptiveScenario.POOL_TIMEOUT.plusSeconds(1), new Occupancy());
                 watcher.interrupt();
                 watcher.join();
-                for (Thread competitor : new ArrayList<>(competitors)) {
+                for (Thread competitor : competitors) {
                     competitor.join();
                 }
                 return new Result(new LimitRun("critical", logs.get("critical"), List.copyOf(criticalLimits)),
                         new LimitRun("sheddable", logs.get("sheddable"), List.copyOf(sheddableLimits)));
             } finally {
-                if (sampler != null) {
-                    sampler.close();
-                }
-                if (scheduler != null) {
-                    scheduler.shutdownNow();
+                if (followed != null) {
+                    followed.close();
                 }
             }
         }
-    }
-
-    private static SaturationLimits.Governed governed(AdmissionGate gate, Criticality criticality, int maxConcurrent) {
-        return new SaturationLimits.Governed(gate.workload(), SaturationLimits.Mode.STEER, criticality, 1,
-                () -> maxConcurrent, gate::active, () -> gate.waiting() > 0, gate::resizeConcurrent);
     }
 }

@@ -4,7 +4,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
-import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
@@ -23,6 +22,7 @@ import dev.dbbulkhead.fleet.support.FleetPool;
 import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.fleet.support.SessionNames;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
+import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -115,7 +115,8 @@ public final class BulkheadFleetAutoConfiguration {
                                     + " a fixed B (limit.mode=fixed): the fleet share caps B, and an adaptive limit"
                                     + " would resize B past it");
                 }
-                if (ResolvedSettings.databaseLimit(name, properties).mode() == DatabaseLimitMode.STEER) {
+                if (ResolvedSettings.databaseLimit(name, properties)
+                        .filter(limit -> limit.mode() == SaturationLimits.Mode.STEER).isPresent()) {
                     throw BulkheadConfigurationException.invalidProperty(
                             BulkheadProperties.PREFIX + ".workloads." + name + ".limit.database", "steer",
                             "a workload on the pool that " + PREFIX + "coordination=postgres shares out cannot be"

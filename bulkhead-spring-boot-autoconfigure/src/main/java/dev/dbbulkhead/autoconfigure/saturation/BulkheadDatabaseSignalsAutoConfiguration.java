@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
-import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Signals;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.jdbc.side.SideConnections;
@@ -21,7 +20,6 @@ import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -86,16 +84,9 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
     /** The workloads that follow the database ({@code limit.database} steer or recommend), in registry order. */
     private static List<DatabaseLimits.Setting> limitSettings(BulkheadRegistry registry,
                                                               BulkheadProperties properties) {
-        List<DatabaseLimits.Setting> settings = new ArrayList<>();
-        for (String name : registry.names()) {
-            ResolvedSettings.DatabaseLimit limit = ResolvedSettings.databaseLimit(name, properties);
-            if (limit.mode() != DatabaseLimitMode.OFF) {
-                settings.add(new DatabaseLimits.Setting(name, limit.mode() == DatabaseLimitMode.STEER
-                        ? SaturationLimits.Mode.STEER : SaturationLimits.Mode.RECOMMEND, limit.criticality(),
-                        limit.floor(), limit.ceiling()));
-            }
-        }
-        return settings;
+        return registry.names().stream()
+                .flatMap(name -> ResolvedSettings.databaseLimit(name, properties).stream())
+                .toList();
     }
 
     /** Validates each key under its own name, then builds the settings. */
