@@ -54,13 +54,15 @@ public final class FleetMember {
      * @param granted   what its last lease granted (0 without a lease)
      * @param target    its fair share at its last renewal
      * @param budget    the fleet's budget at its last renewal (0 before one)
+     * @param total     the fleet's total at its last renewal, which the targets split: the budget, or less while it
+     *                  follows the database (0 before one)
      * @param canServe  false when the connections applied leave a gate without one
      * @param leaseLeft how long its lease stays valid by its own reckoning; zero without a lease
      * @param members   the fleet at its last renewal, in member-id order
      * @param lastFailure why the last renewal failed; null when it succeeded
      */
     public record Snapshot(String memberId, Status status, int applied, int granted, int target, int budget,
-                           boolean canServe, Duration leaseLeft, List<FleetMemberState> members,
+                           int total, boolean canServe, Duration leaseLeft, List<FleetMemberState> members,
                            @Nullable String lastFailure) {
     }
 
@@ -192,7 +194,8 @@ public final class FleetMember {
         try {
             long left = leased() ? Math.max(0, validUntilNanos - nanoTime.getAsLong()) : 0;
             return new Snapshot(settings.memberId(), status, applied, lease == null ? 0 : lease.granted(),
-                    lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(), canServe,
+                    lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(),
+                    lease == null ? 0 : lease.total(), canServe,
                     Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure);
         } finally {
             state.unlock();
@@ -267,18 +270,24 @@ public final class FleetMember {
             lease = renewed;
             if (status != Status.LEASED) {
                 log.info("Fleet member " + settings.memberId() + (status == Status.JOINING ? " joined" : " rejoined")
-                        + " the fleet: granted " + renewed.granted() + " of budget " + renewed.budget() + " among "
+                        + " the fleet: granted " + renewed.granted() + " of " + ofTotal(renewed) + " among "
                         + renewed.members().size() + " members");
             }
             status = Status.LEASED;
             int previous = applied;
             int use = Math.max(settings.floor(), Math.min(renewed.granted(), renewed.target()));
-            applyLocked(use, "granted " + renewed.granted() + ", target " + renewed.target() + " of budget "
-                    + renewed.budget() + " among " + renewed.members().size() + " members");
+            applyLocked(use, "granted " + renewed.granted() + ", target " + renewed.target() + " of "
+                    + ofTotal(renewed) + " among " + renewed.members().size() + " members");
             return use < previous && renewed.granted() > use;
         } finally {
             state.unlock();
         }
+    }
+
+    /** What the targets split, for the log: the budget, or the total and the budget while they differ. */
+    private static String ofTotal(Lease lease) {
+        return lease.total() == lease.budget() ? "budget " + lease.budget()
+                : "total " + lease.total() + " (budget " + lease.budget() + ")";
     }
 
     /** Falls to the floor once the lease is no longer valid by this member's reckoning. */

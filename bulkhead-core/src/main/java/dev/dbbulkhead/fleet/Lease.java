@@ -7,7 +7,10 @@ import java.util.List;
  *
  * @param granted the connections the member may use until its lease expires
  * @param target  its fair share of the budget now; it grows towards it as others give theirs back, or shrinks to it
- * @param budget  the connections the whole fleet may use
+ * @param budget  the most connections the whole fleet may ever use
+ * @param total   the connections the whole fleet may use now, from 1 to the budget, the same for every member: the
+ *                budget itself unless the fleet's total follows the database ({@link FleetTotals}); the targets
+ *                split it
  * @param members every member with an unexpired lease, this one included, in member-id order, as the member's last
  *                settlement saw them: a renewal that finds the fleet unchanged keeps them, this member's lease renewed
  * @param fenced  the members whose lease had expired and whose sessions this renewal ended on the server before it
@@ -15,13 +18,22 @@ import java.util.List;
  * @param ignored the rows of the coordinator's store that the renewal did not take for members of this fleet: neither
  *                counted, nor fenced, nor removed
  */
-public record Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced,
-                    List<Ignored> ignored) {
+public record Lease(int granted, int target, int budget, int total, List<FleetMemberState> members,
+                    List<Fenced> fenced, List<Ignored> ignored) {
 
     public Lease {
+        if (total < 1 || total > budget) {
+            throw new IllegalArgumentException("total must be from 1 to the budget " + budget + ", was " + total);
+        }
         members = List.copyOf(members);
         fenced = List.copyOf(fenced);
         ignored = List.copyOf(ignored);
+    }
+
+    /** A lease of a fleet that splits its whole budget. */
+    public Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced,
+                 List<Ignored> ignored) {
+        this(granted, target, budget, budget, members, fenced, ignored);
     }
 
     /** A lease whose renewal fenced nobody. */

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -53,6 +54,13 @@ import org.jspecify.annotations.Nullable;
  * sessions of that name in this database and of the coordinator's own role, and never the sessions named by an
  * unexpired row or by the renewing member.
  *
+ * <p>The fleet's total — what its leases split — is its budget, unless it follows the database's signals
+ * ({@link FleetTotals}): then the first renewal to find it older than the total's interval asks for the next one, under
+ * the fleet's lock, and writes it with the time on its own row; every renewal takes the newest total of the rows, so
+ * every member splits the same. A lower total lowers targets at once and grants as members let go; a higher one is
+ * grown into as any free share is. The fencing is the same whatever the total: grants never add up past the total they
+ * were granted from, nor ever past the budget.
+ *
  * <p>The table is created on first use, in the schema given with its name, else in the coordinator session's
  * {@code current_schema()}, which is resolved once and used by every statement from then on: a table of that name
  * elsewhere on the search path is never adopted. An existing table of another shape is refused.
@@ -78,6 +86,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
 
     /** The columns of the table and their types, as {@code format_type} names them. */
     private static final Map<String, String> COLUMNS = columns();
+    /**
+     * The columns of a fleet's total, added to the table by the first member whose total follows the database: a
+     * table without them serves the members that split their budget.
+     */
+    private static final Map<String, String> TOTAL_COLUMNS =
+            Map.of("fleet_total", "integer", "fleet_total_at", "timestamp with time zone");
 
     private final DataSource connections;
     private final String table;
@@ -92,6 +106,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final AtomicReference<@Nullable Connection> keptSession = new AtomicReference<>();
     /** What each member's last settlement left, for its next renewal to keep alive; removed when it leaves. */
     private final Map<String, Settlement> settlements = new ConcurrentHashMap<>();
+    /** Where the fleet's next total comes from; null when the fleet splits its budget. */
+    private final @Nullable FleetTotals totals;
+    /** How long a total lasts before a renewal asks for the next one. */
+    private final Duration totalInterval;
 
     /** A coordinator with the default {@linkplain #DEFAULT_RENEWAL_LOCK_WAIT lock wait} and
      * {@linkplain #DEFAULT_RENEWAL_TIMEOUT renewal timeout}. */
@@ -116,12 +134,34 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     public PostgresFleetCoordinator(DataSource connections, String table, int budget, Duration lockWait,
                                     Duration renewalTimeout) {
         this(connections, table, budget, lockWait, renewalTimeout,
-                Objects.requireNonNull(renewalTimeout, "renewalTimeout").dividedBy(4));
+                Objects.requireNonNull(renewalTimeout, "renewalTimeout").dividedBy(4), null, Duration.ZERO);
     }
 
-    /** As the public constructor, with the wait for ended sessions to be gone given: tests make it zero. */
+    /**
+     * A coordinator whose fleet's total follows {@code totals}, as the other public constructor otherwise.
+     *
+     * @param totals        the next total of the fleet, asked once per {@code totalInterval} by the renewal that
+     *                      finds the total due; every member of the fleet should give the same kind
+     * @param totalInterval how long a total lasts: the members' heartbeat, so that the total moves once a heartbeat;
+     *                      positive
+     */
+    public PostgresFleetCoordinator(DataSource connections, String table, int budget, Duration lockWait,
+                                    Duration renewalTimeout, FleetTotals totals, Duration totalInterval) {
+        this(connections, table, budget, lockWait, renewalTimeout,
+                Objects.requireNonNull(renewalTimeout, "renewalTimeout").dividedBy(4),
+                Objects.requireNonNull(totals, "totals"), totalInterval);
+    }
+
+    /** As the public constructors, with the wait for ended sessions to be gone given: tests make it zero. */
     PostgresFleetCoordinator(DataSource connections, String table, int budget, Duration lockWait,
-                             Duration renewalTimeout, Duration fenceWait) {
+                             Duration renewalTimeout, Duration fenceWait, @Nullable FleetTotals totals,
+                             Duration totalInterval) {
+        Objects.requireNonNull(totalInterval, "totalInterval");
+        if (totals != null && (totalInterval.isNegative() || totalInterval.isZero())) {
+            throw new IllegalArgumentException("the total's interval must be positive, was " + totalInterval);
+        }
+        this.totals = totals;
+        this.totalInterval = totalInterval;
         Objects.requireNonNull(lockWait, "lockWait");
         Objects.requireNonNull(renewalTimeout, "renewalTimeout");
         if (lockWait.toMillis() < 1 || renewalTimeout.compareTo(lockWait) < 0) {
@@ -186,7 +226,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             Settlement last = settlements.get(request.memberId());
             Lease kept = last == null || !last.asked(request) ? null
                     : keepAlive(connection, table.keepAlive(), request, last);
-            Lease lease = kept != null ? kept : settleInFull(connection, table.name(), request);
+            Lease lease = kept != null ? kept : settleInFull(connection, table, request);
             keepSession(connection);
             return lease;
         } catch (SQLException e) {
@@ -288,6 +328,10 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             keep.setInt(5, request.demand());
             keep.setString(6, request.sessionName());
             keep.setString(7, last.makeUp());
+            if (totals != null) {
+                keep.setInt(8, last.lease().total());
+                keep.setLong(9, totalInterval.toNanos() / 1_000);
+            }
             try (ResultSet kept = keep.executeQuery()) {
                 if (!kept.next() || kept.getInt(1) != last.lease().granted()) {
                     return null;
@@ -302,11 +346,16 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                     member.target(), Duration.ZERO, request.leaseTtl())
                     : member);
         }
-        return new Lease(previous.granted(), previous.target(), budget, members);
+        return new Lease(previous.granted(), previous.target(), budget, previous.total(), members, List.of(),
+                List.of());
     }
 
-    /** The keep-alive's statement on {@code table}; its parameters are set in {@link #keepAlive}. */
-    private static String keepAliveStatement(String table) {
+    /**
+     * The keep-alive's statement on {@code table}; its parameters are set in {@link #keepAlive}. With
+     * {@code followsTotal}, it also keeps alive only while the fleet's newest total is the one last settled against and
+     * is not yet due.
+     */
+    private static String keepAliveStatement(String table, boolean followsTotal) {
         return "UPDATE " + table + " AS m SET"
                 + " renewed_at = c.now, lease_expires_at = c.now + ? * interval '1 microsecond'"
                 + " FROM (SELECT clock_timestamp() AS now) AS c"
@@ -315,7 +364,19 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 + " AND NOT EXISTS (SELECT 1 FROM " + table + " AS e WHERE e.budget = m.budget"
                 + " AND e.lease_expires_at <= c.now)"
                 + " AND " + makeUp(table, "m.member_id") + " = ?"
+                + (followsTotal ? " AND EXISTS (SELECT 1 FROM (" + newestTotal(table, "m.budget", "c.now") + ") AS n"
+                        + " WHERE n.fleet_total = ? AND n.fleet_total_at > c.now - ? * interval '1 microsecond')" : "")
                 + " RETURNING m.granted";
+    }
+
+    /**
+     * The newest total of the rows of {@code budget} (SQL expressions) that lie within it and were written by
+     * {@code now}: the query's one row, or none.
+     */
+    private static String newestTotal(String table, String budget, String now) {
+        return "SELECT t.fleet_total, t.fleet_total_at FROM " + table + " AS t WHERE t.budget = " + budget
+                + " AND t.fleet_total BETWEEN 1 AND " + budget + " AND t.fleet_total_at <= " + now
+                + " ORDER BY t.fleet_total_at DESC, t.member_id LIMIT 1";
     }
 
     /**
@@ -329,7 +390,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 + " FROM " + table + " AS o WHERE o.member_id <> " + member + ")";
     }
 
-    private Lease settleInFull(Connection connection, String table, LeaseRequest request) throws SQLException {
+    private Lease settleInFull(Connection connection, ResolvedTable table, LeaseRequest request)
+            throws SQLException {
         Settlement settled = inTransaction(connection, lockWait, renewalTimeout,
                 () -> settle(connection, table, request));
         settlements.put(request.memberId(), settled);
@@ -347,12 +409,14 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         return table == null ? this.table : table.name();
     }
 
-    private Settlement settle(Connection connection, String table, LeaseRequest request) throws SQLException {
+    private Settlement settle(Connection connection, ResolvedTable resolvedTable, LeaseRequest request)
+            throws SQLException {
+        String table = resolvedTable.name();
         try (Statement statement = connection.createStatement()) {
             statement.execute("LOCK TABLE " + table + " IN EXCLUSIVE MODE");
         }
         List<Row> rows = new ArrayList<>();
-        OffsetDateTime now = readRows(connection, table, rows);
+        OffsetDateTime now = readRows(connection, resolvedTable, rows);
         List<Row> live = new ArrayList<>();
         List<Row> expired = new ArrayList<>();
         List<Lease.Ignored> ignored = new ArrayList<>();
@@ -396,15 +460,21 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 others.add(new ShareSettlement.Holder(row.memberId(), row.weight(), row.demand(), row.granted()));
             }
         }
-        ShareSettlement.Settled settled = ShareSettlement.settle(budget, others, request, ownGranted, reserved);
+        Total total = total(rows, ignored, live, request, ownGranted, now);
+        ShareSettlement.Settled settled = ShareSettlement.settle(total.value(), others, request, ownGranted,
+                reserved);
         OffsetDateTime expires = now.plus(request.leaseTtl());
         String makeUp;
+        boolean totalColumns = resolvedTable.totalColumns();
         try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + table
                 + " (member_id, weight, demand, granted, target, budget, joined_at, renewed_at, lease_expires_at,"
-                + " session_name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (member_id) DO UPDATE SET"
-                + " weight = excluded.weight, demand = excluded.demand, granted = excluded.granted,"
+                + " session_name" + (totalColumns ? ", fleet_total, fleet_total_at" : "") + ") VALUES"
+                + " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?" + (totalColumns ? ", ?, ?" : "") + ") ON CONFLICT (member_id)"
+                + " DO UPDATE SET weight = excluded.weight, demand = excluded.demand, granted = excluded.granted,"
                 + " target = excluded.target, budget = excluded.budget, renewed_at = excluded.renewed_at,"
                 + " lease_expires_at = excluded.lease_expires_at, session_name = excluded.session_name"
+                + (totalColumns ? ", fleet_total = excluded.fleet_total, fleet_total_at = excluded.fleet_total_at"
+                        : "")
                 + " RETURNING " + makeUp(table, "?"))) {
             upsert.setString(1, request.memberId());
             upsert.setInt(2, request.weight());
@@ -416,7 +486,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             upsert.setObject(8, now);
             upsert.setObject(9, expires);
             upsert.setString(10, request.sessionName());
-            upsert.setString(11, request.memberId());
+            int next = 11;
+            if (totalColumns) {
+                upsert.setObject(next++, totals == null ? null : total.value(), java.sql.Types.INTEGER);
+                upsert.setObject(next++, totals == null ? null : total.at());
+            }
+            upsert.setString(next, request.memberId());
             try (ResultSet written = upsert.executeQuery()) {
                 written.next();
                 makeUp = written.getString(1);
@@ -433,7 +508,61 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 settled.target(), Duration.ZERO, request.leaseTtl()));
         members.sort(Comparator.comparing(FleetMemberState::memberId));
         return new Settlement(request, makeUp,
-                new Lease(settled.granted(), settled.target(), budget, members, fenced, ignored));
+                new Lease(settled.granted(), settled.target(), budget, total.value(), members, fenced, ignored));
+    }
+
+    /**
+     * The fleet's total for this renewal: the budget when the fleet splits it; else the newest total of the rows taken,
+     * or the next one when that is due — older than the total's interval, or none yet — which is then this renewal's
+     * to write. A total the source holds is written again with the new time, so that no other renewal of the interval
+     * asks for it again.
+     */
+    private Total total(List<Row> rows, List<Lease.Ignored> ignored, List<Row> live, LeaseRequest request,
+                        int ownGranted, OffsetDateTime now) {
+        if (totals == null) {
+            return new Total(budget, now);
+        }
+        Set<String> ignoredIds = new HashSet<>();
+        ignored.forEach(row -> ignoredIds.add(row.memberId()));
+        Total newest = null;
+        String newestBy = "";
+        for (Row row : rows) {
+            Total written = row.total();
+            if (written != null && !ignoredIds.contains(row.memberId()) && (newest == null
+                    || written.at().isAfter(newest.at())
+                    || written.at().isEqual(newest.at()) && row.memberId().compareTo(newestBy) < 0)) {
+                newest = written;
+                newestBy = row.memberId();
+            }
+        }
+        if (newest != null && newest.at().isAfter(now.minus(totalInterval))) {
+            return newest;
+        }
+        int current = newest == null ? budget : newest.value();
+        long granted = ownGranted;
+        long demand = request.demand();
+        for (Row row : live) {
+            if (!row.memberId().equals(request.memberId())) {
+                granted += row.granted();
+                demand += row.demand();
+            }
+        }
+        FleetTotals.Fleet fleet = new FleetTotals.Fleet(current, budget, (int) Math.min(Integer.MAX_VALUE, granted),
+                (int) Math.min(Integer.MAX_VALUE, demand));
+        return new Total(nextOrHeld(fleet), now);
+    }
+
+    /** The source's next total, or the current one when it has none, fails, or gives one out of range. */
+    private int nextOrHeld(FleetTotals.Fleet fleet) {
+        OptionalInt next;
+        try {
+            next = Objects.requireNonNull(totals, "totals").next(fleet);
+        } catch (RuntimeException failed) {
+            // The source's own reporting says why; the fleet's leases must not fail with it.
+            return fleet.total();
+        }
+        return next.isPresent() && next.getAsInt() >= 1 && next.getAsInt() <= fleet.budget() ? next.getAsInt()
+                : fleet.total();
     }
 
     /**
@@ -458,6 +587,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         if (row.sessionName() != null && !FleetSettings.isMemberSessionName(row.sessionName())) {
             return "its session name '" + row.sessionName() + "' is not of the member form '[<application> ]"
                     + "(db-bulkhead member <tag>)'";
+        }
+        Total total = row.total();
+        if ((row.fleetTotal() == null) != (row.fleetTotalAt() == null)
+                || total != null && (total.value() < 1 || total.value() > budget || total.at().isAfter(now))) {
+            return "its fleet total " + row.fleetTotal() + " at " + row.fleetTotalAt() + " is out of range (from 1 to"
+                    + " the budget " + budget + ", written by now, both or neither)";
         }
         return null;
     }
@@ -495,18 +630,23 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      *
      * @return the server's clock
      */
-    private static OffsetDateTime readRows(Connection connection, String table, List<Row> rows) throws SQLException {
+    private static OffsetDateTime readRows(Connection connection, ResolvedTable table, List<Row> rows)
+            throws SQLException {
         OffsetDateTime now = null;
+        boolean totalColumns = table.totalColumns();
         try (Statement statement = connection.createStatement();
              ResultSet result = statement.executeQuery("SELECT c.now, f.member_id, f.weight, f.demand, f.granted,"
                      + " f.target, f.budget, f.renewed_at, f.lease_expires_at, f.session_name"
-                     + " FROM (SELECT clock_timestamp() AS now) AS c LEFT JOIN " + table + " AS f ON true")) {
+                     + (totalColumns ? ", f.fleet_total, f.fleet_total_at" : "")
+                     + " FROM (SELECT clock_timestamp() AS now) AS c LEFT JOIN " + table.name() + " AS f ON true")) {
             while (result.next()) {
                 now = result.getObject(1, OffsetDateTime.class);
                 if (result.getString(2) != null) {
                     rows.add(new Row(result.getString(2), result.getInt(3), result.getInt(4), result.getInt(5),
                             result.getInt(6), result.getInt(7), result.getObject(8, OffsetDateTime.class),
-                            result.getObject(9, OffsetDateTime.class), result.getString(10)));
+                            result.getObject(9, OffsetDateTime.class), result.getString(10),
+                            totalColumns ? result.getObject(11, Integer.class) : null,
+                            totalColumns ? result.getObject(12, OffsetDateTime.class) : null));
                 }
             }
         }
@@ -523,7 +663,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         if (ready != null) {
             return ready;
         }
-        String name = inTransaction(connection, lockWait, DDL_TIMEOUT, () -> {
+        ResolvedTable table = inTransaction(connection, lockWait, DDL_TIMEOUT, () -> {
             String qualified = qualify(connection);
             try (PreparedStatement lock = connection.prepareStatement("SELECT pg_advisory_xact_lock(hashtext(?))");
                  Statement create = connection.createStatement()) {
@@ -537,15 +677,24 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                     create.execute("ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS session_name text");
                     found = columnsOf(connection, qualified);
                 }
-                if (!found.equals(COLUMNS)) {
+                if (totals != null && found.equals(COLUMNS)) {
+                    // A table of a fleet that split its budget until now: its total follows the database from now on.
+                    create.execute("ALTER TABLE " + qualified + " ADD COLUMN IF NOT EXISTS fleet_total integer,"
+                            + " ADD COLUMN IF NOT EXISTS fleet_total_at timestamptz");
+                    found = columnsOf(connection, qualified);
+                }
+                Map<String, String> withTotal = new HashMap<>(COLUMNS);
+                withTotal.putAll(TOTAL_COLUMNS);
+                if (!found.equals(COLUMNS) && !found.equals(withTotal)) {
                     throw new SQLException("table " + qualified + " exists but is not a fleet table: its columns are "
                             + new TreeMap<>(found) + ", a fleet table's are exactly " + new TreeMap<>(COLUMNS)
+                            + ", with " + new TreeMap<>(TOTAL_COLUMNS) + " once its total follows the database"
                             + "; drop or rename it, or give the fleet a table of its own");
                 }
+                boolean totalColumns = found.equals(withTotal);
+                return new ResolvedTable(qualified, keepAliveStatement(qualified, totals != null), totalColumns);
             }
-            return qualified;
         });
-        ResolvedTable table = new ResolvedTable(name, keepAliveStatement(name));
         resolved = table;
         return table;
     }
@@ -647,10 +796,20 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     /**
      * The table as every statement names it, schema-qualified, and the keep-alive's statement on it, built once.
      */
-    private record ResolvedTable(String name, String keepAlive) {
+    private record ResolvedTable(String name, String keepAlive, boolean totalColumns) {
     }
 
     private record Row(String memberId, int weight, int demand, int granted, int target, int budget,
-                       OffsetDateTime renewedAt, OffsetDateTime expiresAt, @Nullable String sessionName) {
+                       OffsetDateTime renewedAt, OffsetDateTime expiresAt, @Nullable String sessionName,
+                       @Nullable Integer fleetTotal, @Nullable OffsetDateTime fleetTotalAt) {
+
+        /** The total the row carries; null when it carries none, or only half of one. */
+        @Nullable Total total() {
+            return fleetTotal == null || fleetTotalAt == null ? null : new Total(fleetTotal, fleetTotalAt);
+        }
+    }
+
+    /** A fleet's total and when it was set. */
+    private record Total(int value, OffsetDateTime at) {
     }
 }

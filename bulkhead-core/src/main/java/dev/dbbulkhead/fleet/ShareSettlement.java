@@ -8,8 +8,9 @@ import java.util.List;
 /**
  * How a renewal settles a member's grant, for any coordinator to apply inside its serialised step. Policy only.
  *
- * <p>The member's fair target is its {@link WeightedShares} part of the budget among all unexpired leases. Growing is
- * limited to what no other unexpired lease holds, so the grants never add up to more than the budget; shrinking
+ * <p>The member's fair target is its {@link WeightedShares} part of the fleet's total among all unexpired leases.
+ * Growing is limited to what no other unexpired lease holds of the total, so the grants never add up to more than the
+ * largest total they were granted from, never more than the budget; shrinking
  * stops at what the member still uses, so a share is given back only once the member has let go of it
  * (shrink before grow). Connections still held on the server by members whose lease expired but whose sessions are
  * not yet ended are {@code reserved}: nobody grows into them.
@@ -40,23 +41,23 @@ final class ShareSettlement {
     }
 
     /**
-     * @param budget     the fleet's budget
+     * @param total      what the fleet may use now: its budget, or less while the total follows the database
      * @param others     the other members with unexpired leases
      * @param request    the renewal
      * @param ownGranted what the renewing member's lease granted until now; 0 when it joins
      * @param reserved   the grants of expired leases whose sessions are still open on the server
      */
-    public static Settled settle(int budget, List<Holder> others, LeaseRequest request, int ownGranted,
+    public static Settled settle(int total, List<Holder> others, LeaseRequest request, int ownGranted,
                                  int reserved) {
         List<Holder> members = new ArrayList<>(others);
         Holder self = new Holder(request.memberId(), request.weight(), request.demand(), ownGranted);
         members.add(self);
         members.sort(Comparator.comparing(Holder::memberId));
-        int[] targets = WeightedShares.split(Math.max(0, budget), members.stream()
+        int[] targets = WeightedShares.split(Math.max(0, total), members.stream()
                 .map(member -> new WeightedShares.Claim(member.weight(), member.demand())).toList());
         int target = targets[members.indexOf(self)];
         long othersGranted = others.stream().mapToLong(Holder::granted).sum();
-        int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, budget - othersGranted - reserved));
+        int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, total - othersGranted - reserved));
         if (target >= ownGranted && ownGranted <= free) {
             return new Settled(Math.min(target, free), target);
         }

@@ -225,7 +225,7 @@ public final class SaturationPolicy {
     }
 
     /** Of {@code running} operations, those that make progress past {@code lockWaiters}, plus the one next: at least 1. */
-    private static int progressing(int running, int lockWaiters) {
+    static int progressing(int running, int lockWaiters) {
         return Math.max(1, running - lockWaiters + 1);
     }
 

@@ -293,7 +293,7 @@ class PostgresFleetCoordinatorTests {
     @Test
     void aFencedMembersShareStaysWithheldWhileTheServerStillListsItsEndedSessions() throws SQLException {
         PostgresFleetCoordinator notWaiting = new PostgresFleetCoordinator(coordinatorPool, "fleet", 12,
-                LOCK_WAIT, RENEWAL_TIMEOUT, Duration.ZERO);
+                LOCK_WAIT, RENEWAL_TIMEOUT, Duration.ZERO, null, Duration.ZERO);
         notWaiting.renew(new LeaseRequest("paused", 1, 6, 0, LONG_TTL, PAUSED));
         session(PAUSED);
         session(PAUSED);
