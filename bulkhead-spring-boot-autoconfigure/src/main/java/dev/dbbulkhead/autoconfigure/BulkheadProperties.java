@@ -467,6 +467,9 @@ public class BulkheadProperties {
         /** Table of the leases, schema-qualified or else in the coordinator's current schema; created on first use. */
         private String table = PostgresFleetCoordinator.DEFAULT_TABLE;
 
+        /** What the instances' shares split: the whole connection budget, or a total that follows the database's signals within it (needs db.bulkhead.database.signals.enabled=true). */
+        private FleetTotal total = FleetTotal.BUDGET;
+
         public @Nullable Integer getMaxInstances() {
             return maxInstances;
         }
@@ -538,6 +541,14 @@ public class BulkheadProperties {
         public void setTable(String table) {
             this.table = table;
         }
+
+        public FleetTotal getTotal() {
+            return total;
+        }
+
+        public void setTotal(FleetTotal total) {
+            this.total = total;
+        }
     }
 
     /** Who divides the fleet's connection budget among the running instances. */
@@ -546,6 +557,18 @@ public class BulkheadProperties {
         NONE,
         /** Leases in a table of the shared PostgreSQL. */
         POSTGRES
+    }
+
+    /** What the coordinated instances' shares split. */
+    public enum FleetTotal {
+        /** The whole connection budget. */
+        BUDGET,
+        /**
+         * A total within the budget that follows the database's signals, set once a heartbeat by the instance that
+         * renews: lowered while the database is saturated or its locks contended, raised while it is healthy and the
+         * instances use all of it.
+         */
+        DATABASE
     }
 
     /** The settings of one workload; an unset (null) key falls back to the defaults. */

@@ -17,7 +17,7 @@ public final class FleetMeterBinder implements MeterBinder {
 
     /** Gauge of the cap the fleet share puts on a coordinated workload's B, tagged {@code workload}. */
     public static final String SHARE = "db.bulkhead.fleet.share";
-    /** Gauges of this instance's connections, tagged {@code kind}: {@code applied}, {@code granted}, {@code target}, {@code budget}. */
+    /** Gauges of this instance's connections, tagged {@code kind}: {@code applied}, {@code granted}, {@code target}, {@code total}, {@code budget}. */
     public static final String CONNECTIONS = "db.bulkhead.fleet.connections";
     /** Gauge of the members of the fleet. */
     public static final String MEMBERS = "db.bulkhead.fleet.members";
@@ -38,6 +38,7 @@ public final class FleetMeterBinder implements MeterBinder {
         connections(registry, "applied", FleetMember.Snapshot::applied);
         connections(registry, "granted", FleetMember.Snapshot::granted);
         connections(registry, "target", FleetMember.Snapshot::target);
+        connections(registry, "total", FleetMember.Snapshot::total);
         connections(registry, "budget", FleetMember.Snapshot::budget);
         Gauge.builder(MEMBERS, membership, member -> member.snapshot().members().size())
                 .description("Members of the fleet with an unexpired lease, at this instance's last renewal")
@@ -48,7 +49,8 @@ public final class FleetMeterBinder implements MeterBinder {
         Gauge.builder(CONNECTIONS, membership, member -> value.applyAsInt(member.snapshot()))
                 .tag("kind", kind)
                 .description("This instance's connections in the fleet: applied (pool maximum and B now), granted"
-                        + " (by its lease), target (its fair share), budget (the whole fleet's)")
+                        + " (by its lease), target (its fair share), total (what the whole fleet may use now), budget (the"
+                        + " most the whole fleet may use)")
                 .register(registry);
     }
 

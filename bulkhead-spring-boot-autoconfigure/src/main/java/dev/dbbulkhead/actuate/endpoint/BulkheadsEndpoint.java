@@ -561,7 +561,9 @@ public class BulkheadsEndpoint {
      * @param connections the connections it applies now (its pool's maximum, its gates' B added up)
      * @param granted     what its lease grants
      * @param target      its fair share, which it grows or shrinks to
-     * @param budget      the connections the whole fleet may use
+     * @param budget      the most connections the whole fleet may use
+     * @param total       the connections the whole fleet may use now, which the targets split: the budget, or less
+     *                    while {@code db.bulkhead.fleet.total=database} follows the database's signals
      * @param canServe    false when fewer connections than workloads leave a gate without one
      * @param leaseLeft   how long its lease stays valid by its own reckoning (ISO-8601)
      * @param lastFailure why the last renewal failed; null when it succeeded
@@ -569,14 +571,15 @@ public class BulkheadsEndpoint {
      * @param members     every member with an unexpired lease
      */
     public record FleetDescriptor(String memberId, String status, int connections, int granted, int target, int budget,
-                                  boolean canServe, String leaseLeft, @Nullable String lastFailure,
+                                  int total, boolean canServe, String leaseLeft, @Nullable String lastFailure,
                                   Map<String, Integer> ceilings, List<MemberDescriptor> members) {
 
         static FleetDescriptor of(FleetMember.Snapshot snapshot, Map<String, ConcurrencyCeiling> ceilings) {
             Map<String, Integer> caps = new LinkedHashMap<>();
             ceilings.forEach((workload, ceiling) -> caps.put(workload, ceiling.ceiling()));
             return new FleetDescriptor(snapshot.memberId(), snapshot.status().name().toLowerCase(Locale.ROOT),
-                    snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.canServe(),
+                    snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.total(),
+                    snapshot.canServe(),
                     snapshot.leaseLeft().toString(), snapshot.lastFailure(), caps,
                     snapshot.members().stream().map(MemberDescriptor::of).toList());
         }

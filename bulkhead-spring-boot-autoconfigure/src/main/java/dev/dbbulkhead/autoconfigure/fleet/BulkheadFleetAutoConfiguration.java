@@ -5,12 +5,14 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties.FleetTotal;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
 import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
+import dev.dbbulkhead.fleet.FleetTotals;
 import dev.dbbulkhead.fleet.GateShares;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
 import dev.dbbulkhead.fleet.ShareTarget;
@@ -22,7 +24,9 @@ import dev.dbbulkhead.fleet.support.FleetPool;
 import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.fleet.support.SessionNames;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
+import dev.dbbulkhead.saturation.FleetTotalPolicy;
 import dev.dbbulkhead.saturation.SaturationLimits;
+import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -83,16 +87,35 @@ public final class BulkheadFleetAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    FleetCoordinator dbBulkheadFleetCoordinator(FleetConnections connections, BulkheadProperties properties) {
+    FleetCoordinator dbBulkheadFleetCoordinator(FleetConnections connections, BulkheadProperties properties,
+            ObjectProvider<DatabaseSignalsSampling> signals) {
         Fleet fleet = properties.getFleet();
         int budget = fleet.getConnectionBudget() != null
                 ? ResolvedSettings.requireValid(PREFIX + "connection-budget", fleet.getConnectionBudget(),
                         BulkheadFleetAutoConfiguration::requirePositive)
                 : derivedBudget(connections.dataSource(), fleet.getOtherConnections());
         FleetSettings timing = Timing.of(fleet).settings();
+        FleetTotals totals = fleet.getTotal() == FleetTotal.DATABASE ? followingTheDatabase(signals) : null;
         return ResolvedSettings.requireValid(PREFIX + "table", fleet.getTable(),
-                table -> new PostgresFleetCoordinator(connections.dataSource(), table, budget,
-                        timing.renewalLockWait(), timing.renewalTimeout()));
+                table -> totals == null
+                        ? new PostgresFleetCoordinator(connections.dataSource(), table, budget,
+                                timing.renewalLockWait(), timing.renewalTimeout())
+                        : new PostgresFleetCoordinator(connections.dataSource(), table, budget,
+                                timing.renewalLockWait(), timing.renewalTimeout(), totals, timing.heartbeat()));
+    }
+
+    /**
+     * The fleet's next total from the database's signals as this instance last sampled them; held while no sample is
+     * current (the sampler failing or hung), so that the fleet keeps its last total rather than guess.
+     */
+    private static FleetTotals followingTheDatabase(ObjectProvider<DatabaseSignalsSampling> signals) {
+        DatabaseSignalsSampling sampling = signals.getIfAvailable();
+        if (sampling == null) {
+            throw BulkheadConfigurationException.invalidProperty(PREFIX + "total", "database",
+                    "needs the database's signals: set " + BulkheadProperties.PREFIX + ".database.signals.enabled=true"
+                            + ", or total=budget to split the whole connection budget");
+        }
+        return FleetTotalPolicy.following(sampling.sampler());
     }
 
     @Bean
@@ -119,9 +142,10 @@ public final class BulkheadFleetAutoConfiguration {
                         .filter(limit -> limit.mode() == SaturationLimits.Mode.STEER).isPresent()) {
                     throw BulkheadConfigurationException.invalidProperty(
                             BulkheadProperties.PREFIX + ".workloads." + name + ".limit.database", "steer",
-                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out cannot be"
-                                    + " steered by the database's signals yet: the fleet share caps B; use"
-                                    + " limit.database=recommend to see the B the signals point to");
+                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out is capped"
+                                    + " by the fleet share, which the database's signals steer for the whole fleet"
+                                    + " with " + PREFIX + "total=database; use limit.database=recommend to see the"
+                                    + " B the signals point to for this workload");
                 }
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }

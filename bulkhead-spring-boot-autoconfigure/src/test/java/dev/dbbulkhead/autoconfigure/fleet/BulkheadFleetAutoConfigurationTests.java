@@ -8,6 +8,8 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.SharedDatabase;
 import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.saturation.LockWaiters;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
 import dev.dbbulkhead.fleet.FleetMember;
@@ -88,6 +90,53 @@ class BulkheadFleetAutoConfigurationTests {
                             .isInstanceOf(BulkheadConfigurationException.class)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.database")
                             .hasMessageContaining("limit.database=recommend");
+                });
+    }
+
+    @Test
+    void aTotalThatFollowsTheDatabaseWithoutItsSignalsFailsStartUpNamingTheKeyAndTheWayOut() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                "db.bulkhead.fleet.total=database").run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("db.bulkhead.fleet.total")
+                            .hasMessageContaining("db.bulkhead.database.signals.enabled=true");
+                });
+    }
+
+    @Test
+    void lockContentionOnTheServerLowersTheFleetsTotalAndItComesBackToTheBudgetOnceTheLocksAreFree()
+            throws Exception {
+        SharedDatabase.DATABASE.execute("CREATE TABLE IF NOT EXISTS fleet_total_account (id int PRIMARY KEY, n int)",
+                "INSERT INTO fleet_total_account VALUES (1, 0) ON CONFLICT DO NOTHING");
+        runner.withConfiguration(AutoConfigurations.of(BulkheadDatabaseSignalsAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.fleet.total=database", "db.bulkhead.database.signals.enabled=true",
+                        "db.bulkhead.database.signals.interval=100ms",
+                        "db.bulkhead.database.signals.query-timeout=100ms")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the whole budget leased", () -> membership.snapshot().applied() == 5);
+                    assertThat(membership.snapshot().total()).isEqualTo(5);
+
+                    try (LockWaiters waiters = LockWaiters.on(SharedDatabase.DATABASE, "fleet_total_account", 3)) {
+                        Await.until("the fleet's total lowered to one", () -> membership.snapshot().total() == 1);
+                        // Its floor, one connection a workload, is outside the budget: it keeps no more than that.
+                        Await.until("the member down to its floor", () -> membership.snapshot().applied() == 2);
+                        Await.until("the rest given back", () -> membership.snapshot().granted() <= 2);
+                        assertThat(new JdbcTemplate(context.getBean(DataSource.class)).queryForObject(
+                                "SELECT fleet_total FROM " + table, Integer.class)).as("in the table").isEqualTo(1);
+                        assertThat(context.getBean(BulkheadsEndpoint.class).bulkheads().fleet())
+                                .extracting("total", "budget").containsExactly(1, 5);
+                        MeterRegistry meters = new SimpleMeterRegistry();
+                        context.getBean(FleetMeterBinder.class).bindTo(meters);
+                        assertThat(meters.get(FleetMeterBinder.CONNECTIONS).tag("kind", "total").gauge().value())
+                                .isEqualTo(1);
+                    }
+
+                    Await.until("the total back at the budget", () -> membership.snapshot().total() == 5);
+                    Await.until("the whole budget leased again", () -> membership.snapshot().applied() == 5);
                 });
     }
 

@@ -17,7 +17,7 @@ import java.util.concurrent.Future;
  * Sessions of the server waiting for one row's lock, held by another session's open transaction: lock contention as
  * the database's signals see it. Closing ends the holder's transaction, lets the waiters through and closes them all.
  */
-final class LockWaiters implements AutoCloseable {
+public final class LockWaiters implements AutoCloseable {
 
     private final Connection holder;
     private final List<Connection> waiters;
@@ -32,7 +32,7 @@ final class LockWaiters implements AutoCloseable {
     }
 
     /** Locks row 1 of {@code table} (columns id and n), then returns once {@code count} sessions wait for it. */
-    static LockWaiters on(TestDatabase database, String table, int count) throws SQLException {
+    public static LockWaiters on(TestDatabase database, String table, int count) throws SQLException {
         Connection holder = database.connect();
         holder.setAutoCommit(false);
         String update = "UPDATE " + table + " SET n = n + 1 WHERE id = 1";
