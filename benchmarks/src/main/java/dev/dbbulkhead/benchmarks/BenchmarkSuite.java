@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks;
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveReport;
 import dev.dbbulkhead.benchmarks.adaptive.AdaptiveScenario;
 import dev.dbbulkhead.benchmarks.adaptive.SaturationRun;
+import dev.dbbulkhead.benchmarks.fleet.FleetSaturationRun;
 import dev.dbbulkhead.benchmarks.fleet.FleetScaleRun;
 import dev.dbbulkhead.benchmarks.gatecost.GateCostRun;
 import dev.dbbulkhead.benchmarks.isolation.IsolationRun;
@@ -36,7 +37,7 @@ import java.util.Optional;
  * The whole benchmark suite, one command:
  * {@code java -jar benchmarks/target/benchmarks.jar
  * [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler|signals
- * |fleet-scale|saturation] [--out DIR] [--quick] [path-cost options]}.
+ * |fleet-scale|saturation|fleet-saturation] [--out DIR] [--quick] [path-cost options]}.
  * Writes Markdown tables and PNG charts into the output folder (default {@code docs/benchmarks}).
  * {@code --quick} shortens JMH and runs the PostgreSQL scenarios for a fraction of a second: for trying it out.
  * The options of {@code path-cost} ({@code --forks N}, {@code --iteration-time 1.5s}, {@code --before JAR},
@@ -47,7 +48,8 @@ import java.util.Optional;
  * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds; nor
  * {@code fleet-scale} ({@link FleetScaleRun}): what fleet coordination costs the database at 10, 50 and 100 members;
  * nor {@code saturation} ({@link SaturationRun}): the limit that follows the database's signals under lock contention
- * and a surge outside the gates, in about four minutes.
+ * and a surge outside the gates, in about four minutes; nor {@code fleet-saturation} ({@link FleetSaturationRun}): three
+ * instances in JVMs of their own whose total follows the database through a surge from outside, in about a minute.
  */
 public final class BenchmarkSuite {
 
@@ -56,7 +58,7 @@ public final class BenchmarkSuite {
 
     private static final String USAGE = "usage: java -jar benchmarks.jar"
             + " [all|gate-cost|overload|isolation|adaptive|queue|path-cost|retry-amplification|shares|lending|scheduler"
-            + "|signals|fleet-scale|saturation]"
+            + "|signals|fleet-scale|saturation|fleet-saturation]"
             + " [--out DIR] [--quick]"
             + " [--forks N] [--iteration-time 1.5s] [--before JAR] [--paths TRANSACTIONAL,STARTER,...]"
             + " [--callers 1,8,32,v64,v512]";
@@ -74,7 +76,8 @@ public final class BenchmarkSuite {
         String what = arguments.isEmpty() || arguments.getFirst().startsWith("--") ? "all" : arguments.removeFirst();
         // What is left are path-cost's options.
         if (!List.of("all", "gate-cost", "overload", "isolation", "adaptive", "queue", "path-cost",
-                "retry-amplification", "shares", "lending", "scheduler", "signals", "fleet-scale", "saturation").contains(what)
+                "retry-amplification", "shares", "lending", "scheduler", "signals", "fleet-scale", "saturation",
+                "fleet-saturation").contains(what)
                 || !arguments.isEmpty() && !List.of("all", "path-cost", "shares").contains(what)
                 || what.equals("shares") && !onlyBefore(arguments)) {
             System.err.println(USAGE);
@@ -152,8 +155,12 @@ public final class BenchmarkSuite {
             SaturationRun.run(quick, out);
             System.out.println("the database's signals as a limit written to " + out.resolve("saturation-limit.md"));
         }
+        if (what.equals("fleet-saturation")) {
+            FleetSaturationRun.run(quick, out);
+            System.out.println("a fleet that follows the database written to " + out.resolve(FleetSaturationRun.FILE));
+        }
         String environment = Environment.describe(BenchDatabase.serverVersion());
-        if (!List.of("scheduler", "signals", "fleet-scale", "saturation").contains(what)) {
+        if (!List.of("scheduler", "signals", "fleet-scale", "saturation", "fleet-saturation").contains(what)) {
             // The scheduler's and the signals' reports carry their own; the gate cost's environment stays its own.
             Files.writeString(out.resolve("environment.md"), environment);
         }
