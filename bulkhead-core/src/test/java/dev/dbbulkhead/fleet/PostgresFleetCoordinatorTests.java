@@ -321,15 +321,8 @@ class PostgresFleetCoordinatorTests {
                 + expires + ", '" + sessionName + "')");
     }
 
-    /** A session inside a transaction that holds the lock every writer of the table takes. */
     private Connection writerHoldingTheTable() throws SQLException {
-        Connection writer = database.connect();
-        opened.add(writer);
-        writer.setAutoCommit(false);
-        try (Statement lock = writer.createStatement()) {
-            lock.execute("LOCK TABLE fleet IN ROW EXCLUSIVE MODE");
-        }
-        return writer;
+        return LeaseTableLocks.writerHolding(database, "fleet", opened);
     }
 
     private String leaseExpiry(String member) throws SQLException {
