@@ -92,6 +92,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      */
     private static final Map<String, String> TOTAL_COLUMNS =
             Map.of("fleet_total", "integer", "fleet_total_at", "timestamp with time zone");
+    /** The columns of a table whose fleet's total follows the database. */
+    private static final Map<String, String> COLUMNS_WITH_TOTAL = withTotal();
 
     private final DataSource connections;
     private final String table;
@@ -201,6 +203,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 + "renewed_at timestamptz NOT NULL, "
                 + "lease_expires_at timestamptz NOT NULL, "
                 + "session_name text)";
+    }
+
+    private static Map<String, String> withTotal() {
+        Map<String, String> columns = new HashMap<>(COLUMNS);
+        columns.putAll(TOTAL_COLUMNS);
+        return Map.copyOf(columns);
     }
 
     private static Map<String, String> columns() {
@@ -460,7 +468,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 others.add(new ShareSettlement.Holder(row.memberId(), row.weight(), row.demand(), row.granted()));
             }
         }
-        Total total = total(rows, ignored, live, request, ownGranted, now);
+        Total total = total(rows, ignored, others, request, ownGranted, now);
         ShareSettlement.Settled settled = ShareSettlement.settle(total.value(), others, request, ownGranted,
                 reserved);
         OffsetDateTime expires = now.plus(request.leaseTtl());
@@ -517,8 +525,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * to write. A total the source holds is written again with the new time, so that no other renewal of the interval
      * asks for it again.
      */
-    private Total total(List<Row> rows, List<Lease.Ignored> ignored, List<Row> live, LeaseRequest request,
-                        int ownGranted, OffsetDateTime now) {
+    private Total total(List<Row> rows, List<Lease.Ignored> ignored, List<ShareSettlement.Holder> others,
+                        LeaseRequest request, int ownGranted, OffsetDateTime now) {
         if (totals == null) {
             return new Total(budget, now);
         }
@@ -539,14 +547,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             return newest;
         }
         int current = newest == null ? budget : newest.value();
-        long granted = ownGranted;
-        long demand = request.demand();
-        for (Row row : live) {
-            if (!row.memberId().equals(request.memberId())) {
-                granted += row.granted();
-                demand += row.demand();
-            }
-        }
+        long granted = ownGranted + others.stream().mapToLong(ShareSettlement.Holder::granted).sum();
+        long demand = request.demand() + others.stream().mapToLong(ShareSettlement.Holder::demand).sum();
         FleetTotals.Fleet fleet = new FleetTotals.Fleet(current, budget, (int) Math.min(Integer.MAX_VALUE, granted),
                 (int) Math.min(Integer.MAX_VALUE, demand));
         return new Total(nextOrHeld(fleet), now);
@@ -683,15 +685,13 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                             + " ADD COLUMN IF NOT EXISTS fleet_total_at timestamptz");
                     found = columnsOf(connection, qualified);
                 }
-                Map<String, String> withTotal = new HashMap<>(COLUMNS);
-                withTotal.putAll(TOTAL_COLUMNS);
-                if (!found.equals(COLUMNS) && !found.equals(withTotal)) {
+                if (!found.equals(COLUMNS) && !found.equals(COLUMNS_WITH_TOTAL)) {
                     throw new SQLException("table " + qualified + " exists but is not a fleet table: its columns are "
                             + new TreeMap<>(found) + ", a fleet table's are exactly " + new TreeMap<>(COLUMNS)
                             + ", with " + new TreeMap<>(TOTAL_COLUMNS) + " once its total follows the database"
                             + "; drop or rename it, or give the fleet a table of its own");
                 }
-                boolean totalColumns = found.equals(withTotal);
+                boolean totalColumns = found.equals(COLUMNS_WITH_TOTAL);
                 return new ResolvedTable(qualified, keepAliveStatement(qualified, totals != null), totalColumns);
             }
         });

@@ -52,21 +52,13 @@ public final class FleetTotalPolicy {
         };
     }
 
+    /** Lowered from what the fleet holds, at least 1 whatever it holds: each member keeps its floor anyway. */
     private static int lowered(FleetTotals.Fleet fleet, double cut, int lockWaiters) {
-        int from = Math.max(1, Math.min(fleet.total(), fleet.granted()));
-        int to = (int) Math.floor(from * cut);
-        if (lockWaiters > 0) {
-            to = Math.min(to, SaturationPolicy.progressing(from, lockWaiters));
-        }
-        return Math.max(1, Math.min(fleet.total() - 1, to));
+        return SaturationPolicy.lowered(fleet.total(), Math.max(1, fleet.granted()), cut, lockWaiters, 1);
     }
 
     private static int raised(FleetTotals.Fleet fleet) {
         boolean wantsMore = fleet.granted() >= fleet.total() && fleet.demand() > fleet.total();
-        if (!wantsMore) {
-            return fleet.total();
-        }
-        int raised = (int) Math.ceil(fleet.total() * SaturationPolicy.RAISE);
-        return Math.min(fleet.budget(), Math.max(fleet.total() + 1, raised));
+        return wantsMore ? SaturationPolicy.raised(fleet.total(), fleet.budget()) : fleet.total();
     }
 }

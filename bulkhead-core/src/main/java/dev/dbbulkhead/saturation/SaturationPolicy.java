@@ -250,13 +250,7 @@ public final class SaturationPolicy {
                 Workload workload = workloads.get(i);
                 if (workload.criticality() == criticality && workload.running() > 0
                         && workload.inForce() > workload.floor()) {
-                    // From what it runs, not from an unused cap: lowering a cap nobody reaches relieves nothing.
-                    int from = Math.min(workload.inForce(), workload.running());
-                    int lowerTo = (int) Math.floor(from * cut);
-                    if (lockWaiters > 0) {
-                        lowerTo = Math.min(lowerTo, progressing(from, lockWaiters));
-                    }
-                    caps.set(i, Math.max(workload.floor(), Math.min(workload.inForce() - 1, lowerTo)));
+                    caps.set(i, lowered(workload.inForce(), workload.running(), cut, lockWaiters, workload.floor()));
                     lowered = true;
                 }
             }
@@ -264,6 +258,25 @@ public final class SaturationPolicy {
                 return;
             }
         }
+    }
+
+    /**
+     * A limit of {@code inForce} lowered by {@code cut} of what {@code running} uses of it — lowering a limit nobody
+     * reaches relieves nothing — and, with {@code lockWaiters}, to what makes progress when that is lower: at least one
+     * below {@code inForce}, never below {@code floor}. One rule for a workload's cap and a fleet's total.
+     */
+    static int lowered(int inForce, int running, double cut, int lockWaiters, int floor) {
+        int from = Math.min(inForce, running);
+        int lowerTo = (int) Math.floor(from * cut);
+        if (lockWaiters > 0) {
+            lowerTo = Math.min(lowerTo, progressing(from, lockWaiters));
+        }
+        return Math.max(floor, Math.min(inForce - 1, lowerTo));
+    }
+
+    /** A limit of {@code cap} raised by {@link #RAISE}, at least by one, never past {@code ceiling}. */
+    static int raised(int cap, int ceiling) {
+        return Math.min(ceiling, Math.max(cap + 1, (int) Math.ceil(cap * RAISE)));
     }
 
     /**
@@ -285,8 +298,7 @@ public final class SaturationPolicy {
             Workload workload = workloads.get(i);
             boolean wantsMore = workload.queued() || workload.running() >= workload.inForce();
             if (wantsMore && workload.cap() < workload.requested()) {
-                int raised = (int) Math.ceil(workload.cap() * RAISE);
-                caps.set(i, Math.min(workload.requested(), Math.max(workload.cap() + 1, raised)));
+                caps.set(i, raised(workload.cap(), workload.requested()));
             }
         }
     }

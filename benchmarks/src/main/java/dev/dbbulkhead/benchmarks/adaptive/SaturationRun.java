@@ -48,8 +48,10 @@ public final class SaturationRun {
         StringBuilder text = new StringBuilder("# The database's signals as a limit\n\n");
         try (HikariDataSource signals = database.pool(1, AdaptiveScenario.POOL_TIMEOUT, "signals")) {
             lockContention(database, signals, timing, text);
-            surge(database, signals, timing, text);
-            criticalBesideSheddable(database, signals, timing, text);
+            // One calibration of the CPU-bound transaction for both parts: the second speaks of "the transaction above".
+            Calibrated cpuBound = calibrate(database, Work.CPU_BOUND);
+            surge(database, signals, timing, cpuBound, text);
+            criticalBesideSheddable(database, signals, timing, cpuBound, text);
         }
         text.append("From ").append(began).append(" to ").append(Instant.now()).append(". Load average after the runs: ")
                 .append(number(RunConditions.loadAverage(), 2)).append(".\n\n")
@@ -128,10 +130,9 @@ public final class SaturationRun {
                         withinSlo[nearest] >= 0.9 * bestFixed ? "met" : "not met"));
     }
 
-    private static void surge(BenchDatabase database, HikariDataSource signals, Timing timing, StringBuilder text)
-            throws Exception {
+    private static void surge(BenchDatabase database, HikariDataSource signals, Timing timing, Calibrated calibrated,
+                              StringBuilder text) throws Exception {
         Work work = Work.CPU_BOUND;
-        Calibrated calibrated = calibrate(database, work);
         double change = timing.undisturbed();
         double stop = change + timing.disturbed();
         MarkdownTable table = new MarkdownTable("contender", "limit before (median)", "limit during (median)",
@@ -180,9 +181,8 @@ public final class SaturationRun {
      * lowering the sheddable work keep the critical work's p99 near what it was before the surge?
      */
     private static void criticalBesideSheddable(BenchDatabase database, HikariDataSource signals, Timing timing,
-                                                StringBuilder text) throws Exception {
+                                                Calibrated calibrated, StringBuilder text) throws Exception {
         Work work = Work.CPU_BOUND;
-        Calibrated calibrated = calibrate(database, work);
         double change = timing.undisturbed();
         double stop = change + timing.disturbed();
         double capacity = work.parallel() / (calibrated.cost().p50() / 1000.0);

@@ -1,16 +1,13 @@
 package dev.dbbulkhead.benchmarks.fleet;
 
 import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
+import dev.dbbulkhead.benchmarks.process.ChildProcesses;
 import dev.dbbulkhead.benchmarks.report.Charts;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.saturation.SamplerSettings;
 import dev.dbbulkhead.testing.TestDatabase;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -117,17 +114,16 @@ public final class FleetSaturationRun {
 
     private static Process startMember(TestDatabase database, String table, String tag, AtomicLong committed)
             throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
-                FleetSaturationMember.class.getName(), "url=" + database.server().jdbcUrl(),
+        List<String> command = new ArrayList<>(List.of(ChildProcesses.java(), "-cp",
+                System.getProperty("java.class.path"), FleetSaturationMember.class.getName(),
+                "url=" + database.server().jdbcUrl(),
                 "user=" + database.server().username(), "password=" + database.server().password(), "table=" + table,
                 "tag=" + tag, "budget=" + BUDGET, "pool=" + POOL, "callers=" + CALLERS, "work-ms=" + WORK_MILLIS,
                 "heartbeat-ms=" + HEARTBEAT.toMillis(), "ttl-ms=" + LEASE_TTL.toMillis(),
                 "interval-ms=" + INTERVAL.toMillis(), "cpus=" + CPUS));
         Process process = new ProcessBuilder(command).start();
         CountDownLatch ready = new CountDownLatch(1);
-        Thread.ofPlatform().daemon().start(() -> lines(process.getInputStream(), line -> {
+        Thread.ofPlatform().daemon().start(() -> ChildProcesses.lines(process.getInputStream(), line -> {
             if (line.equals("ready")) {
                 ready.countDown();
             } else if (line.startsWith("committed ")) {
@@ -136,20 +132,12 @@ public final class FleetSaturationRun {
                 System.err.println("[" + tag + "] " + line);
             }
         }));
-        Thread.ofPlatform().daemon().start(() -> lines(process.getErrorStream(),
+        Thread.ofPlatform().daemon().start(() -> ChildProcesses.lines(process.getErrorStream(),
                 line -> System.err.println("[" + tag + "] " + line)));
         if (!ready.await(60, TimeUnit.SECONDS)) {
             throw new IllegalStateException("member " + tag + " did not start");
         }
         return process;
-    }
-
-    private static void lines(java.io.InputStream stream, java.util.function.Consumer<String> consumer) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-            reader.lines().forEach(consumer);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /** Another client's ungated sessions, each running the CPU-bound query in a loop until {@code surging} ends. */

@@ -2,16 +2,11 @@ package dev.dbbulkhead.benchmarks.pathcost;
 
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
 
-import java.io.BufferedReader;
+import dev.dbbulkhead.benchmarks.process.ChildProcesses;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * Starts a {@link PathLoadFork} in a JVM of its own, with the same {@code java} as this one and the classpath of
@@ -30,7 +25,7 @@ final class ChildJvm {
     /** Runs {@code run} from {@code classpath} and returns its iterations; a fork that fails ends the run. */
     static List<IterationResult> run(ForkRun run, String classpath, LoadSettings settings) {
         List<String> command = new ArrayList<>();
-        command.add(java());
+        command.add(ChildProcesses.java());
         System.getProperties().stringPropertyNames().stream().filter(name -> name.startsWith(PASSED_PROPERTIES))
                 .sorted().forEach(name -> command.add("-D" + name + "=" + System.getProperty(name)));
         command.addAll(List.of("-cp", classpath, PathLoadFork.class.getName(), run.path().name()));
@@ -41,8 +36,8 @@ final class ChildJvm {
             Process fork = new ProcessBuilder(command).start();
             fork.getOutputStream().close();
             Thread errors = Thread.ofPlatform().daemon().start(
-                    () -> lines(fork.getErrorStream(), line -> System.err.println(mark + line)));
-            lines(fork.getInputStream(), line -> {
+                    () -> ChildProcesses.lines(fork.getErrorStream(), line -> System.err.println(mark + line)));
+            ChildProcesses.lines(fork.getInputStream(), line -> {
                 if (IterationResult.isResultLine(line)) {
                     IterationResult result = IterationResult.parse(line);
                     results.add(result);
@@ -63,20 +58,6 @@ final class ChildJvm {
             throw new IllegalStateException("Interrupted while fork " + run.tag() + " ran", e);
         }
         return results;
-    }
-
-    /** The {@code java} launcher of this JVM. */
-    private static String java() {
-        return ProcessHandle.current().info().command()
-                .orElseGet(() -> Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    }
-
-    private static void lines(InputStream stream, Consumer<String> consumer) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8))) {
-            reader.lines().forEach(consumer);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     private static String progress(IterationResult result) {
