@@ -26,4 +26,26 @@ public interface FleetCoordinator {
      * @throws FleetUnavailableException when the coordinator cannot be reached; the lease then expires on its own
      */
     void leave(String memberId);
+
+    /**
+     * Whether the fleet may have changed since the member's last renewal — a member joined, left or was fenced, or
+     * the fleet's total moved — as far as the coordinator can tell without asking anyone. A member whose share is
+     * settled lets heartbeats pass without renewing while this answers no and its lease has time left, so that a large
+     * fleet's renewals cost the same as a small one's. Never blocks on the coordinator's store.
+     *
+     * @return false only when the coordinator heard of no change since the member's last renewal and would hear of
+     *         one; true when it cannot tell. The default cannot: the member renews every heartbeat
+     */
+    default boolean mayHaveChanged(String memberId) {
+        return true;
+    }
+
+    /**
+     * Whether {@link #mayHaveChanged} can answer no: whether every change of the fleet is announced to this
+     * coordinator. Only then does a settled member of a large fleet renew less often than every heartbeat, with a lease
+     * ttl as many times longer. The default does not announce.
+     */
+    default boolean announcesChanges() {
+        return false;
+    }
 }

@@ -14,8 +14,10 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * This instance's membership of the fleet: it renews its lease every heartbeat and applies the share it was
- * granted to its {@link ShareTarget}s (gates, pool). Mechanism only; the coordinator holds the budget.
+ * This instance's membership of the fleet: it renews its lease every heartbeat — or, in a fleet of more than
+ * {@value RenewalCadence#EVERY_HEARTBEAT_UP_TO} members whose coordinator announces its changes, every few
+ * heartbeats while its share is settled ({@link RenewalCadence}) — and applies the share it was granted to its
+ * {@link ShareTarget}s (gates, pool). Mechanism only; the coordinator holds the budget.
  *
  * <p>The rules that keep the fleet within its budget:
  * <ul>
@@ -75,7 +77,6 @@ public final class FleetMember {
     private final List<ShareTarget> targets;
     private final ScheduledExecutorService scheduler;
     private final LongSupplier nanoTime;
-    private final long leaseTtlNanos;
     private final long leaseCheckNanos;
     private final long heartbeatNanos;
     /** How often a wait for the targets to let go of connections looks again: a twentieth of a heartbeat. */
@@ -94,6 +95,15 @@ public final class FleetMember {
     private int applied;
     private boolean canServe;
     private long validUntilNanos;
+    /** When the last renewal that was granted was asked for. */
+    private long askedAtNanos;
+    /** How long after {@link #askedAtNanos} a settled member renews next, when nothing changes before. */
+    private long renewDueAfterNanos;
+    /**
+     * The heartbeats the member lets pass between two renewals while its share is settled, and the multiple of its
+     * lease ttl it asks for ({@link RenewalCadence}); 1 until the coordinator announces the fleet's changes.
+     */
+    private int heartbeatsPerRenewal = 1;
     private @Nullable Lease lease;
     private @Nullable String lastFailure;
     private @Nullable ScheduledFuture<?> heartbeatTask;
@@ -127,7 +137,6 @@ public final class FleetMember {
         this.targets = List.copyOf(targets);
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.nanoTime = nanoTime;
-        this.leaseTtlNanos = settings.leaseTtl().toNanos();
         this.leaseCheckNanos = settings.leaseCheck().toNanos();
         this.heartbeatNanos = settings.heartbeat().toNanos();
         this.drainPollNanos = Math.max(1, heartbeatNanos / 20);
@@ -211,7 +220,7 @@ public final class FleetMember {
     void heartbeat() {
         renewal.lock();
         try {
-            if (isStopping()) {
+            if (isStopping() || mayRest()) {
                 return;
             }
             if (renewOnce()) {
@@ -231,13 +240,52 @@ public final class FleetMember {
         }
     }
 
+    /**
+     * Whether this heartbeat may pass without a renewal: the member holds its settled share (granted its target) on
+     * a lease that is not yet due, spread over several heartbeats ({@link RenewalCadence}), and the coordinator heard
+     * of no change of the fleet since.
+     */
+    private boolean mayRest() {
+        state.lock();
+        try {
+            Lease current = lease;
+            if (status != Status.LEASED || current == null || lastFailure != null || heartbeatsPerRenewal == 1
+                    || current.granted() != current.target()) {
+                return false;
+            }
+            if (nanoTime.getAsLong() - askedAtNanos >= renewDueAfterNanos) {
+                return false;
+            }
+        } finally {
+            state.unlock();
+        }
+        return !coordinator.mayHaveChanged(settings.memberId());
+    }
+
+    /** The heartbeats the next renewal spreads over, from the fleet's size at the last one. */
+    private int nextHeartbeatsPerRenewal() {
+        if (!coordinator.announcesChanges()) {
+            return 1;
+        }
+        state.lock();
+        try {
+            Lease current = lease;
+            return current == null ? 1
+                    : RenewalCadence.heartbeatsPerRenewal(current.members().size(), settings.leaseTtl());
+        } finally {
+            state.unlock();
+        }
+    }
+
     /** @return whether the member now uses less than it is granted and should give the rest back */
     private boolean renewOnce() {
+        int spread = nextHeartbeatsPerRenewal();
+        Duration leaseTtl = settings.leaseTtl().multipliedBy(spread);
         long askedAt = nanoTime.getAsLong();
         Lease renewed;
         try {
             renewed = coordinator.renew(new LeaseRequest(settings.memberId(), settings.weight(), settings.demand(),
-                    connectionsInUse(), settings.leaseTtl(), settings.sessionName()));
+                    connectionsInUse(), leaseTtl, settings.sessionName()));
         } catch (FleetUnavailableException unavailable) {
             state.lock();
             try {
@@ -257,7 +305,7 @@ public final class FleetMember {
         reportIgnored(renewed.ignored());
         state.lock();
         try {
-            long validUntil = askedAt + leaseTtlNanos - 2 * leaseCheckNanos;
+            long validUntil = askedAt + leaseTtl.toNanos() - 2 * leaseCheckNanos;
             if (lastFailure != null) {
                 log.info("Fleet member " + settings.memberId() + " renewed its lease again");
             }
@@ -267,6 +315,18 @@ public final class FleetMember {
                 return false;
             }
             validUntilNanos = validUntil;
+            // Due half a heartbeat early, so that a heartbeat that runs late still renews in time.
+            boolean onSchedule = askedAt - askedAtNanos >= renewDueAfterNanos;
+            int heartbeats = onSchedule ? spread : RenewalCadence.heartbeatsAfterChange(settings.memberId(), spread);
+            renewDueAfterNanos = heartbeats * heartbeatNanos - heartbeatNanos / 2;
+            askedAtNanos = askedAt;
+            if (spread != heartbeatsPerRenewal) {
+                log.info("Fleet member " + settings.memberId() + ": " + (spread == 1 ? "renews every heartbeat"
+                        : "renews every " + spread + " heartbeats while its share is settled, its lease lasting "
+                        + leaseTtl + ",") + " among " + (lease == null ? 1 : lease.members().size())
+                        + " members");
+                heartbeatsPerRenewal = spread;
+            }
             lease = renewed;
             if (status != Status.LEASED) {
                 log.info("Fleet member " + settings.memberId() + (status == Status.JOINING ? " joined" : " rejoined")

@@ -19,6 +19,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -112,6 +113,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final @Nullable FleetTotals totals;
     /** How long a total lasts before a renewal asks for the next one. */
     private final Duration totalInterval;
+    /** The fleet's changes announced by other sessions that this coordinator's listening sessions heard. */
+    private final AtomicLong changesHeard = new AtomicLong();
+    /** What {@link #changesHeard} stood at when each member's last renewal began; removed when it fails or leaves. */
+    private final Map<String, Long> heardAtRenewal = new ConcurrentHashMap<>();
+    /** The session that listens for the fleet's announced changes; null while none does. */
+    private volatile @Nullable Connection listening;
 
     /** A coordinator with the default {@linkplain #DEFAULT_RENEWAL_LOCK_WAIT lock wait} and
      * {@linkplain #DEFAULT_RENEWAL_TIMEOUT renewal timeout}. */
@@ -231,6 +238,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         try {
             connection = takeSession();
             ResolvedTable table = ensureTable(connection);
+            listenOn(connection, table);
+            heardAtRenewal.put(request.memberId(), changesHeard.get());
             Settlement last = settlements.get(request.memberId());
             Lease kept = last == null || !last.asked(request) ? null
                     : keepAlive(connection, table.keepAlive(), request, last);
@@ -239,15 +248,72 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             return lease;
         } catch (SQLException e) {
             settlements.remove(request.memberId());
+            heardAtRenewal.remove(request.memberId());
             discard(connection, e);
             throw new FleetUnavailableException("Could not renew the lease of fleet member '" + request.memberId()
                     + "' in table " + tableName() + ": " + e.getMessage(), e);
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads what the kept session has already received, without a round trip: every settlement that changes the
+     * fleet (a member joins or comes back, changes its weight or demand, is fenced, leaves, or the total moves)
+     * announces it with {@code NOTIFY} on a channel of the table, which every member's coordinator session listens on.
+     * Answers yes while a renewal of another member of this coordinator has the session, and whenever the session
+     * turns out broken (its next renewal opens another).
+     */
+    @Override
+    public boolean mayHaveChanged(String memberId) {
+        Long heard = heardAtRenewal.get(memberId);
+        Connection session = keptSession.getAndSet(null);
+        if (session == null) {
+            return true;
+        }
+        try {
+            if (session == listening) {
+                hear(session);
+            }
+            boolean listens = session == listening;
+            keepSession(session);
+            return heard == null || !listens || changesHeard.get() != heard;
+        } catch (SQLException broken) {
+            discard(session, broken);
+            return true;
+        }
+    }
+
+    /** Whether a session of this coordinator listens for the fleet's announced changes: once it renewed on pgJDBC. */
+    @Override
+    public boolean announcesChanges() {
+        return listening != null;
+    }
+
+    /** Listens for the fleet's changes on {@code session} when it does not yet, else takes in what it heard. */
+    private void listenOn(Connection session, ResolvedTable table) throws SQLException {
+        if (session == listening) {
+            hear(session);
+            return;
+        }
+        if (PostgresNotifications.listen(session, table.channel())) {
+            listening = session;
+            // Whatever was announced while no session listened went unheard: every member renews once.
+            changesHeard.incrementAndGet();
+        }
+    }
+
+    private void hear(Connection session) throws SQLException {
+        int heard = PostgresNotifications.receivedFromOthers(session);
+        if (heard > 0) {
+            changesHeard.addAndGet(heard);
+        }
+    }
+
     @Override
     public void leave(String memberId) {
         settlements.remove(memberId);
+        heardAtRenewal.remove(memberId);
         ResolvedTable table = resolved;
         if (table == null) {
             // Never renewed through this coordinator: it wrote no lease to end.
@@ -257,10 +323,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         Connection connection = null;
         try {
             connection = takeSession();
-            try (PreparedStatement delete = connection.prepareStatement(
-                    "DELETE FROM " + name + " WHERE member_id = ?")) {
+            try (PreparedStatement delete = connection.prepareStatement("WITH gone AS (DELETE FROM " + name
+                    + " WHERE member_id = ? RETURNING 1) SELECT pg_notify(?, '') FROM gone")) {
+                // The others grow into the share at their next heartbeat, however seldom they renew.
                 delete.setString(1, memberId);
-                delete.executeUpdate();
+                delete.setString(2, table.channel());
+                delete.executeQuery().close();
             }
             // The member is gone: its session goes back to the pool, as the pool lent it.
             giveBack(connection);
@@ -300,23 +368,43 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         }
     }
 
-    /** Returns a session to the pool without the limits this coordinator set on it. */
-    private static void giveBack(Connection connection) throws SQLException {
+    /** Returns a session to the pool without the limits this coordinator set on it, listening to nothing. */
+    private void giveBack(Connection connection) throws SQLException {
+        stopListening(connection);
         try (Connection returned = connection; Statement reset = returned.createStatement()) {
-            reset.execute("RESET lock_timeout; RESET statement_timeout");
+            reset.execute("RESET lock_timeout; RESET statement_timeout; UNLISTEN *");
         }
     }
 
-    /** Returns a session that failed to the pool as it is: the pool judges whether it can still be used. */
-    private static void discard(@Nullable Connection connection, SQLException failure) {
+    /**
+     * Returns a session that failed to the pool: the pool judges whether it can still be used, and one that can is
+     * first made to listen to nothing, so that no other borrower collects the fleet's notifications.
+     */
+    private void discard(@Nullable Connection connection, SQLException failure) {
         if (connection == null) {
             return;
+        }
+        if (stopListening(connection)) {
+            try (Statement reset = connection.createStatement()) {
+                reset.execute("UNLISTEN *");
+            } catch (SQLException unlisten) {
+                failure.addSuppressed(unlisten);
+            }
         }
         try {
             connection.close();
         } catch (SQLException close) {
             failure.addSuppressed(close);
         }
+    }
+
+    /** @return whether {@code connection} was the listening session */
+    private boolean stopListening(Connection connection) {
+        if (listening != connection) {
+            return false;
+        }
+        listening = null;
+        return true;
     }
 
     /**
@@ -450,25 +538,34 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         });
         List<Lease.Fenced> fenced = new ArrayList<>();
         int reserved = 0;
+        boolean changesFleet = false;
         for (Row row : expired) {
             boolean own = row.memberId().equals(request.memberId());
             if (!own && row.sessionName() != null && liveSessionNames.contains(row.sessionName())) {
                 ignored.add(new Lease.Ignored(row.memberId(), "its session name '" + row.sessionName()
                         + "' is a live member's"));
-            } else if (!fence(connection, table, row, fenced)) {
+            } else if (fence(connection, table, row, fenced)) {
+                changesFleet = true;
+            } else {
                 reserved += row.granted();
             }
         }
         int ownGranted = 0;
+        boolean joins = true;
         List<ShareSettlement.Holder> others = new ArrayList<>();
         for (Row row : live) {
             if (row.memberId().equals(request.memberId())) {
                 ownGranted = row.granted();
+                joins = false;
+                changesFleet |= row.weight() != request.weight() || row.demand() != request.demand()
+                        || !Objects.equals(row.sessionName(), request.sessionName());
             } else {
                 others.add(new ShareSettlement.Holder(row.memberId(), row.weight(), row.demand(), row.granted()));
             }
         }
         Total total = total(rows, ignored, others, request, ownGranted, now);
+        Total previousTotal = newestTotal(rows, ignored);
+        changesFleet |= joins || totals != null && (previousTotal == null || previousTotal.value() != total.value());
         ShareSettlement.Settled settled = ShareSettlement.settle(total.value(), others, request, ownGranted,
                 reserved);
         OffsetDateTime expires = now.plus(request.leaseTtl());
@@ -515,6 +612,9 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         members.add(new FleetMemberState(request.memberId(), request.weight(), request.demand(), settled.granted(),
                 settled.target(), Duration.ZERO, request.leaseTtl()));
         members.sort(Comparator.comparing(FleetMemberState::memberId));
+        if (changesFleet) {
+            announceChange(connection, resolvedTable);
+        }
         return new Settlement(request, makeUp,
                 new Lease(settled.granted(), settled.target(), budget, total.value(), members, fenced, ignored));
     }
@@ -530,6 +630,20 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         if (totals == null) {
             return new Total(budget, now);
         }
+        Total newest = newestTotal(rows, ignored);
+        if (newest != null && newest.at().isAfter(now.minus(totalInterval))) {
+            return newest;
+        }
+        int current = newest == null ? budget : newest.value();
+        long granted = ownGranted + others.stream().mapToLong(ShareSettlement.Holder::granted).sum();
+        long demand = request.demand() + others.stream().mapToLong(ShareSettlement.Holder::demand).sum();
+        FleetTotals.Fleet fleet = new FleetTotals.Fleet(current, budget, (int) Math.min(Integer.MAX_VALUE, granted),
+                (int) Math.min(Integer.MAX_VALUE, demand));
+        return new Total(nextOrHeld(fleet), now);
+    }
+
+    /** The newest total of the rows taken, ignored ones apart; the first member id's among equally new ones. */
+    private static @Nullable Total newestTotal(List<Row> rows, List<Lease.Ignored> ignored) {
         Set<String> ignoredIds = new HashSet<>();
         ignored.forEach(row -> ignoredIds.add(row.memberId()));
         Total newest = null;
@@ -543,15 +657,18 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 newestBy = row.memberId();
             }
         }
-        if (newest != null && newest.at().isAfter(now.minus(totalInterval))) {
-            return newest;
+        return newest;
+    }
+
+    /**
+     * Tells every member's coordinator, once this transaction commits, that the fleet changed: members renewing
+     * seldom then renew at their next heartbeat.
+     */
+    private static void announceChange(Connection connection, ResolvedTable table) throws SQLException {
+        try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
+            notify.setString(1, table.channel());
+            notify.executeQuery().close();
         }
-        int current = newest == null ? budget : newest.value();
-        long granted = ownGranted + others.stream().mapToLong(ShareSettlement.Holder::granted).sum();
-        long demand = request.demand() + others.stream().mapToLong(ShareSettlement.Holder::demand).sum();
-        FleetTotals.Fleet fleet = new FleetTotals.Fleet(current, budget, (int) Math.min(Integer.MAX_VALUE, granted),
-                (int) Math.min(Integer.MAX_VALUE, demand));
-        return new Total(nextOrHeld(fleet), now);
     }
 
     /** The source's next total, or the current one when it has none, fails, or gives one out of range. */
@@ -692,7 +809,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                             + "; drop or rename it, or give the fleet a table of its own");
                 }
                 boolean totalColumns = found.equals(COLUMNS_WITH_TOTAL);
-                return new ResolvedTable(qualified, keepAliveStatement(qualified, totals != null), totalColumns);
+                return new ResolvedTable(qualified, keepAliveStatement(qualified, totals != null), totalColumns,
+                        channelOf(qualified));
             }
         });
         resolved = table;
@@ -794,9 +912,18 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     }
 
     /**
-     * The table as every statement names it, schema-qualified, and the keep-alive's statement on it, built once.
+     * The table as every statement names it, schema-qualified, the keep-alive's statement on it, built once, and the
+     * channel its fleet's changes are announced on.
      */
-    private record ResolvedTable(String name, String keepAlive, boolean totalColumns) {
+    private record ResolvedTable(String name, String keepAlive, boolean totalColumns, String channel) {
+    }
+
+    /**
+     * The channel of the fleet of {@code qualified}: a plain identifier, well within the server's 63 bytes whatever
+     * the table's name. Two tables whose names hash alike share one; their members then renew a little more often.
+     */
+    private static String channelOf(String qualified) {
+        return "db_bulkhead_fleet_" + Integer.toHexString(qualified.hashCode());
     }
 
     private record Row(String memberId, int weight, int demand, int granted, int target, int budget,

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,19 +43,8 @@ class FleetMemberTests {
         return true;
     };
 
-    private final List<String> logLines = new ArrayList<>();
-
-    private final FleetLog log = new FleetLog() {
-        @Override
-        public void info(String message) {
-            logLines.add("INFO " + message);
-        }
-
-        @Override
-        public void warn(String message, @Nullable Throwable cause) {
-            logLines.add("WARN " + message);
-        }
-    };
+    private final RecordingFleetLog log = new RecordingFleetLog();
+    private final List<String> logLines = log.lines;
 
     private final FleetMember member = new FleetMember(coordinator,
             new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL), List.of(target), scheduler, log, clock::get);

@@ -452,10 +452,10 @@ public class BulkheadProperties {
         /** Connections all coordinated instances may use together; at least 1. Default: max_connections − reserved − other-connections. */
         private @Nullable Integer connectionBudget;
 
-        /** How often an instance renews its lease and settles its share; positive. */
+        /** How often an instance renews its lease and settles its share (in a fleet of more than five instances, a settled one renews every so many heartbeats as there are instances, and at the next heartbeat after an announced change); positive. */
         private Duration heartbeat = FleetSettings.DEFAULT_HEARTBEAT;
 
-        /** How long a lease lasts unrenewed: a dead instance's share returns after it; at least two heartbeats. */
+        /** How long a lease lasts unrenewed: a dead instance's share returns after it (after as many times it as there are instances, in a fleet of more than five); at least two heartbeats. */
         private Duration leaseTtl = FleetSettings.DEFAULT_LEASE_TTL;
 
         /** This instance's weight in the split of the budget; at least 1. */

@@ -1,0 +1,161 @@
+package dev.dbbulkhead.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How often a member renews, on a clock the test moves one heartbeat at a time: every heartbeat in a small fleet or
+ * with a coordinator that does not announce changes; every few in a large fleet while its share is settled and
+ * nothing changed.
+ */
+class FleetMemberCadenceTests {
+
+    private static final Duration HEARTBEAT = Duration.ofSeconds(1);
+    private static final Duration LEASE_TTL = Duration.ofSeconds(5);
+
+    private final AtomicLong clock = new AtomicLong(1_000);
+    private final List<Duration> renewals = new ArrayList<>();
+    private final ManualScheduler scheduler = new ManualScheduler();
+    private boolean announces = true;
+    private boolean changed;
+    private Function<LeaseRequest, Lease> answer = request -> leaseAmong(12, 4, 4);
+
+    private final FleetCoordinator coordinator = new FleetCoordinator() {
+        @Override
+        public Lease renew(LeaseRequest request) {
+            renewals.add(request.leaseTtl());
+            changed = false;
+            return answer.apply(request);
+        }
+
+        @Override
+        public void leave(String memberId) {
+        }
+
+        @Override
+        public boolean mayHaveChanged(String memberId) {
+            return !announces || changed;
+        }
+
+        @Override
+        public boolean announcesChanges() {
+            return announces;
+        }
+    };
+
+    private final RecordingFleetLog log = new RecordingFleetLog();
+    private final List<String> logLines = log.lines;
+
+    private final FleetMember member = new FleetMember(coordinator,
+            new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log,
+            clock::get);
+
+    @AfterEach
+    void shutDown() {
+        scheduler.shutdownNow();
+    }
+
+    @Test
+    void aSettledMemberOfTwelveRenewsEveryTwelveHeartbeatsOnALeaseTwelveTimesAsLong() {
+        member.start();
+        beat(2);
+        assertThat(renewals).as("joining on the short lease, then the first renewal that knows the fleet's size")
+                .containsExactly(LEASE_TTL, LEASE_TTL.multipliedBy(12));
+        renewals.clear();
+
+        beat(36);
+
+        assertThat(renewals).as("every twelfth heartbeat").hasSize(3).allMatch(LEASE_TTL.multipliedBy(12)::equals);
+        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEASED);
+        assertThat(member.connectionsAllowed()).isEqualTo(4);
+        assertThat(logLines).contains("INFO Fleet member m: renews every 12 heartbeats while its share is settled,"
+                + " its lease lasting PT1M, among 12 members");
+    }
+
+    @Test
+    void anAnnouncedChangeIsRenewedAtTheNextHeartbeatAndTheMemberThenKeepsItsOwnPlaceInTheCycle() {
+        member.start();
+        beat(2);
+        renewals.clear();
+
+        changed = true;
+        beat(1);
+        assertThat(renewals).as("at once").hasSize(1);
+
+        int place = RenewalCadence.heartbeatsAfterChange("m", 12);
+        beat(place - 1);
+        assertThat(renewals).as("not before its place").hasSize(1);
+        beat(1);
+        assertThat(renewals).as("at its place").hasSize(2);
+        beat(12);
+        assertThat(renewals).as("then every twelfth heartbeat").hasSize(3);
+    }
+
+    @Test
+    void aMemberBelowItsTargetRenewsEveryHeartbeatUntilItHoldsIt() {
+        answer = request -> leaseAmong(12, 2, 4);
+        member.start();
+
+        beat(3);
+
+        assertThat(renewals).hasSize(3);
+        answer = request -> leaseAmong(12, 4, 4);
+        beat(2);
+        assertThat(renewals).as("settled at the fourth renewal, then resting").hasSize(4);
+    }
+
+    @Test
+    void aSmallFleetOrACoordinatorThatAnnouncesNothingRenewsEveryHeartbeatOnTheConfiguredLease() {
+        answer = request -> leaseAmong(5, 4, 4);
+        member.start();
+        beat(4);
+        assertThat(renewals).containsExactly(LEASE_TTL, LEASE_TTL, LEASE_TTL, LEASE_TTL);
+
+        renewals.clear();
+        answer = request -> leaseAmong(12, 4, 4);
+        announces = false;
+        beat(4);
+        assertThat(renewals).containsExactly(LEASE_TTL, LEASE_TTL, LEASE_TTL, LEASE_TTL);
+    }
+
+    @Test
+    void aFailedRenewalIsRetriedAtTheNextHeartbeatWhileTheLongLeaseLasts() {
+        member.start();
+        beat(2);
+        renewals.clear();
+        answer = request -> {
+            throw new FleetUnavailableException("down", new IllegalStateException("down"));
+        };
+        beat(12);
+        assertThat(renewals).as("the due renewal failed").hasSize(1);
+
+        beat(3);
+
+        assertThat(renewals).as("retried every heartbeat").hasSize(4);
+        assertThat(member.connectionsAllowed()).as("its lease of a minute still holds").isEqualTo(4);
+    }
+
+    /** Moves the clock a heartbeat and beats, {@code heartbeats} times. */
+    private void beat(int heartbeats) {
+        for (int i = 0; i < heartbeats; i++) {
+            clock.addAndGet(HEARTBEAT.toNanos());
+            member.heartbeat();
+        }
+    }
+
+    private static Lease leaseAmong(int members, int granted, int target) {
+        List<FleetMemberState> states = new ArrayList<>();
+        for (int i = 0; i < members; i++) {
+            states.add(new FleetMemberState(i == 0 ? "m" : "other-" + i, 1, 10, granted, target, Duration.ZERO,
+                    LEASE_TTL));
+        }
+        return new Lease(granted, target, 48, states);
+    }
+}

@@ -1,0 +1,109 @@
+package dev.dbbulkhead.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.testing.PostgresFixture;
+import dev.dbbulkhead.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A fleet of more than five members on a real PostgreSQL, each with a session and a scheduler of its own, judged from
+ * the lease table: its settled members keep leases as many lease ttls long as there are members, and a member that
+ * dies without leaving has its share given to the others once that longer lease has expired — announced, so that
+ * every survivor grows without waiting for its own next renewal.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class LargeFleetOnPostgresTests {
+
+    private static final int BUDGET = 14;
+    private static final Duration HEARTBEAT = Duration.ofMillis(100);
+    private static final Duration LEASE_TTL = Duration.ofMillis(200);
+
+    private final TestDatabase database = PostgresFixture.freshSchema();
+    private final List<HikariDataSource> pools = new ArrayList<>();
+    private final List<ScheduledExecutorService> schedulers = new ArrayList<>();
+    private final List<FleetMember> members = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        schedulers.forEach(ScheduledExecutorService::shutdownNow);
+        pools.forEach(HikariDataSource::close);
+    }
+
+    @Test
+    void sevenMembersRestOnLeasesSevenTtlsLongAndADeadOnesShareReachesTheOthersOnceItsLeaseExpired() {
+        for (int i = 0; i < 7; i++) {
+            members.add(start("m" + i));
+        }
+        Await.until("a fair split of 2 each among 7", () -> members.stream().allMatch(member -> {
+            FleetMember.Snapshot snapshot = member.snapshot();
+            return snapshot.members().size() == 7 && snapshot.granted() == 2 && snapshot.target() == 2;
+        }));
+        Await.until("every lease seven ttls long", () -> leaseLengths().equals(List.of(
+                LEASE_TTL.multipliedBy(7).toMillis())));
+
+        // Killed: its scheduler stops, it never says goodbye.
+        schedulers.get(6).shutdownNow();
+        List<FleetMember> survivors = members.subList(0, 6);
+
+        Await.until("the survivors split the whole budget", () -> {
+            assertThat(grantedInAll()).as("the grants never pass the budget").isLessThanOrEqualTo(BUDGET);
+            return survivors.stream().allMatch(member -> {
+                FleetMember.Snapshot snapshot = member.snapshot();
+                return snapshot.members().size() == 6 && snapshot.granted() == snapshot.target()
+                        && snapshot.granted() >= 2;
+            }) && grantedInAll() == BUDGET;
+        });
+        Await.until("every lease six ttls long", () -> leaseLengths().equals(List.of(
+                LEASE_TTL.multipliedBy(6).toMillis())));
+    }
+
+    private FleetMember start(String id) {
+        HikariDataSource pool = database.pool(1);
+        pools.add(pool);
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        schedulers.add(scheduler);
+        FleetMember member = new FleetMember(new PostgresFleetCoordinator(pool, "fleet", BUDGET),
+                new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler,
+                FleetLog.systemLogger());
+        member.start();
+        return member;
+    }
+
+    /** The distinct lengths of the table's leases, in milliseconds. */
+    private List<Long> leaseLengths() {
+        return query("SELECT DISTINCT round(extract(epoch FROM lease_expires_at - renewed_at) * 1000)::bigint"
+                + " FROM fleet");
+    }
+
+    private int grantedInAll() {
+        return query("SELECT coalesce(sum(granted), 0)::bigint FROM fleet").get(0).intValue();
+    }
+
+    private List<Long> query(String sql) {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery(sql)) {
+            List<Long> values = new ArrayList<>();
+            while (rows.next()) {
+                values.add(rows.getLong(1));
+            }
+            return values;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.dbbulkhead.fleet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariDataSource;
+import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.testing.PostgresFixture;
+import dev.dbbulkhead.testing.TestDatabase;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What the coordinators of a fleet hear of each other's changes on a real PostgreSQL: each member's coordinator has
+ * a pool of its own, as each instance of a fleet has. A change is heard once the server has passed it on, which the
+ * tests wait for; that nothing was heard is read only after a round trip that would have carried it.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class PostgresFleetAnnouncementTests {
+
+    private static final Duration TTL = Duration.ofMinutes(5);
+    private static final Duration LOCK_WAIT = Duration.ofMillis(500);
+    private static final Duration RENEWAL_TIMEOUT = Duration.ofSeconds(2);
+
+    private final TestDatabase database = PostgresFixture.freshSchema();
+    private final HikariDataSource firstPool = database.pool(1);
+    private final HikariDataSource secondPool = database.pool(1);
+    private final PostgresFleetCoordinator first = coordinator(firstPool);
+    private final PostgresFleetCoordinator second = coordinator(secondPool);
+
+    @AfterEach
+    void close() {
+        firstPool.close();
+        secondPool.close();
+    }
+
+    @Test
+    void aCoordinatorAnnouncesOnceItHasRenewedOnPgJdbcAndHearsNothingWhileTheFleetStaysAsItIs() {
+        assertThat(first.announcesChanges()).as("before its first renewal").isFalse();
+        assertThat(first.mayHaveChanged("a")).as("a member that never renewed").isTrue();
+
+        first.renew(request("a", 6));
+        first.renew(request("a", 6));
+
+        assertThat(first.announcesChanges()).isTrue();
+        assertThat(first.mayHaveChanged("a")).as("its own renewals are not news to it").isFalse();
+    }
+
+    @Test
+    void aJoinIsHeardByTheOtherMembersCoordinator() {
+        first.renew(request("a", 6));
+        first.renew(request("a", 6));
+        assertThat(first.mayHaveChanged("a")).isFalse();
+
+        second.renew(request("b", 0));
+
+        Await.until("the first coordinator heard of the join", () -> first.mayHaveChanged("a"));
+        first.renew(request("a", 6));
+        assertThat(first.mayHaveChanged("a")).as("heard once: after the renewal it is settled again").isFalse();
+    }
+
+    @Test
+    void aLeaveIsHeardButAGrowthOrAKeepAliveIsNot() {
+        first.renew(request("a", 6));
+        second.renew(request("b", 0));
+        Await.until("the first coordinator heard of the join", () -> first.mayHaveChanged("a"));
+        assertThat(first.renew(request("a", 6)).granted()).as("shrinks to its target").isEqualTo(6);
+        assertThat(second.renew(request("b", 0)).granted()).as("grows into the share given back").isEqualTo(6);
+        second.renew(request("b", 6));
+
+        // A round trip of the first's session after the second's growth and keep-alive, neither of which changed the
+        // fleet's make-up: they announced nothing to hear.
+        first.renew(request("a", 6));
+        assertThat(first.mayHaveChanged("a")).isFalse();
+
+        second.leave("b");
+
+        Await.until("the first coordinator heard of the leave", () -> first.mayHaveChanged("a"));
+        assertThat(first.renew(request("a", 6)).granted()).as("grows into the share given back").isEqualTo(12);
+    }
+
+    @Test
+    void aMovedTotalIsHeardAndAHeldOneIsNot() {
+        int[] next = {12};
+        PostgresFleetCoordinator following = new PostgresFleetCoordinator(firstPool, "fleet", 12, LOCK_WAIT,
+                RENEWAL_TIMEOUT, fleet -> OptionalInt.of(next[0]), Duration.ofNanos(1));
+        PostgresFleetCoordinator listening = new PostgresFleetCoordinator(secondPool, "fleet", 12, LOCK_WAIT,
+                RENEWAL_TIMEOUT, fleet -> OptionalInt.empty(), Duration.ofHours(1));
+        listening.renew(request("b", 0));
+        following.renew(request("a", 0));
+        Await.until("the join and the first total are heard", () -> listening.mayHaveChanged("b"));
+        listening.renew(request("b", 6));
+
+        following.renew(request("a", 6));
+        listening.renew(request("b", 6));
+        assertThat(listening.mayHaveChanged("b")).as("a total held at 12 is no news").isFalse();
+
+        next[0] = 8;
+        assertThat(following.renew(request("a", 6)).total()).isEqualTo(8);
+
+        Await.until("the moved total is heard", () -> listening.mayHaveChanged("b"));
+    }
+
+    @Test
+    void aSessionGivenBackToThePoolListensToNothing() throws SQLException {
+        first.renew(request("a", 6));
+        assertThat(listeningChannels(database.connect())).as("another session").isZero();
+
+        first.leave("a");
+
+        try (Connection returned = firstPool.getConnection()) {
+            assertThat(listeningChannels(returned)).isZero();
+        }
+    }
+
+    private static int listeningChannels(Connection session) throws SQLException {
+        try (Connection used = session; Statement statement = used.createStatement();
+             ResultSet count = statement.executeQuery("SELECT count(*) FROM pg_listening_channels()")) {
+            count.next();
+            return count.getInt(1);
+        }
+    }
+
+    private static PostgresFleetCoordinator coordinator(HikariDataSource pool) {
+        return new PostgresFleetCoordinator(pool, "fleet", 12, LOCK_WAIT, RENEWAL_TIMEOUT);
+    }
+
+    private static LeaseRequest request(String member, int inUse) {
+        return new LeaseRequest(member, 1, 12, inUse, TTL);
+    }
+}
