@@ -239,6 +239,31 @@ class FleetOnTheServerTests {
                 }, cut -> cut.proxy().heal(), "healing", FaultChecks.NONE));
     }
 
+    @Test
+    @Order(10)
+    void aKilledMemberOfALargeFleetKeepsItsShareOnlyUntilItsLongerLeaseExpires() {
+        run("j. four more start (seven in all), kill -9 one, then the three others leave", 4,
+                "the four newcomers, joining on their floors", true, scenario -> {
+                    long started = System.nanoTime();
+                    List<Instance> newcomers = fleet.start(4);
+                    scenario.awaitFairSplit("3/3/3/3/2/2/2", fleet.live(), started, START);
+                    Instance victim = newcomers.getFirst();
+                    List<Instance> survivors = fleet.liveBut(victim);
+                    int shareBefore = Fleet.BUDGET / (survivors.size() + 1) + 1;
+                    long killed = System.nanoTime();
+                    victim.kill();
+                    // A fleet of seven renews seldom: the dead member's lease is seven ttls long.
+                    scenario.awaitFairSplit("3/3/3/3/3/3 after the kill", survivors, killed,
+                            Fleet.LEASE_TTL.multipliedBy(7).plus(SETTLE));
+                    long split = System.nanoTime();
+                    scenario.reportTimeToFence("kill in a fleet of seven", victim, killed, split);
+                    scenario.checkNoShareGivenAwayBeforeFencing(victim, survivors, shareBefore, killed, split);
+                    long leaving = System.nanoTime();
+                    newcomers.subList(1, newcomers.size()).forEach(Instance::terminate);
+                    scenario.awaitFairSplit("6/6/6 after three left", fleet.live(), leaving, SETTLE);
+                });
+    }
+
     /**
      * Faults the oldest live instance for {@code length} and lets it go again. Judged on the samples of the fault: how
      * long the faulted instance's sessions stayed on the server, that no one was granted its share while they did,
