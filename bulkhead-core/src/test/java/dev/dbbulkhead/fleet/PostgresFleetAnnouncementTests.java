@@ -109,6 +109,34 @@ class PostgresFleetAnnouncementTests {
     }
 
     @Test
+    void aListeningSessionTheServerEndedIsNoticedWithoutARoundTripAndTheNextRenewalListensOnAnother()
+            throws SQLException {
+        first.renew(request("a", 6));
+        first.renew(request("a", 6));
+        assertThat(first.mayHaveChanged("a")).isFalse();
+        try (Connection admin = database.connect(); Statement statement = admin.createStatement();
+             ResultSet ended = statement.executeQuery("SELECT count(pg_terminate_backend(pid))::int"
+                     + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                     + " AND query LIKE '%fleet%'")) {
+            ended.next();
+            assertThat(ended.getInt(1)).as("the coordinator's session, the last to write the table").isEqualTo(1);
+        }
+
+        Await.until("the first coordinator finds its listening session ended", () -> first.mayHaveChanged("a"));
+        Await.until("a renewal on another session", () -> {
+            try {
+                return first.renew(request("a", 6)).granted() == 12;
+            } catch (FleetUnavailableException theEndedSessionWasLentAgain) {
+                return false;
+            }
+        });
+        assertThat(first.announcesChanges()).isTrue();
+
+        second.renew(request("b", 0));
+        Await.until("the new session hears the join", () -> first.mayHaveChanged("a"));
+    }
+
+    @Test
     void aSessionGivenBackToThePoolListensToNothing() throws SQLException {
         first.renew(request("a", 6));
         assertThat(listeningChannels(database.connect())).as("another session").isZero();
