@@ -23,7 +23,11 @@ final class RenewalCadence {
 
     /** The largest fleet whose members renew every heartbeat. */
     static final int EVERY_HEARTBEAT_UP_TO = 5;
-    /** The renewals a larger settled fleet makes in a heartbeat, about. */
+    /**
+     * The renewals a larger settled fleet makes in a heartbeat, about: at the default heartbeat, one a second. A
+     * renewal that wakes a session idle for many seconds cost a small server a few milliseconds of its CPU
+     * (docs/benchmarks/fleet-scale.md), and the fleet's coordination should take under one percent of one core.
+     */
     static final int FLEET_RENEWALS_PER_HEARTBEAT = 1;
 
     private RenewalCadence() {
