@@ -267,17 +267,20 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     @Override
     public boolean mayHaveChanged(String memberId) {
         Long heard = heardAtRenewal.get(memberId);
+        if (heard == null) {
+            return true;
+        }
         Connection session = keptSession.getAndSet(null);
         if (session == null) {
             return true;
         }
         try {
-            if (session == listening) {
+            boolean listens = session == listening;
+            if (listens) {
                 hear(session);
             }
-            boolean listens = session == listening;
             keepSession(session);
-            return heard == null || !listens || changesHeard.get() != heard;
+            return !listens || changesHeard.get() != heard;
         } catch (SQLException broken) {
             discard(session, broken);
             return true;
@@ -563,8 +566,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 others.add(new ShareSettlement.Holder(row.memberId(), row.weight(), row.demand(), row.granted()));
             }
         }
-        Total total = total(rows, ignored, others, request, ownGranted, now);
         Total previousTotal = newestTotal(rows, ignored);
+        Total total = total(previousTotal, others, request, ownGranted, now);
         changesFleet |= joins || totals != null && (previousTotal == null || previousTotal.value() != total.value());
         ShareSettlement.Settled settled = ShareSettlement.settle(total.value(), others, request, ownGranted,
                 reserved);
@@ -620,17 +623,16 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     }
 
     /**
-     * The fleet's total for this renewal: the budget when the fleet splits it; else the newest total of the rows taken,
+     * The fleet's total for this renewal: the budget when the fleet splits it; else {@code newest}, the newest total of the rows taken,
      * or the next one when that is due — older than the total's interval, or none yet — which is then this renewal's
      * to write. A total the source holds is written again with the new time, so that no other renewal of the interval
      * asks for it again.
      */
-    private Total total(List<Row> rows, List<Lease.Ignored> ignored, List<ShareSettlement.Holder> others,
-                        LeaseRequest request, int ownGranted, OffsetDateTime now) {
+    private Total total(@Nullable Total newest, List<ShareSettlement.Holder> others, LeaseRequest request,
+                        int ownGranted, OffsetDateTime now) {
         if (totals == null) {
             return new Total(budget, now);
         }
-        Total newest = newestTotal(rows, ignored);
         if (newest != null && newest.at().isAfter(now.minus(totalInterval))) {
             return newest;
         }
