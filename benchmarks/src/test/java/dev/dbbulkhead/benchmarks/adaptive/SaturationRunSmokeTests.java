@@ -25,4 +25,13 @@ class SaturationRunSmokeTests {
                 "## A surge outside the gates", "- database signals (db-bulkhead): backed off within 2 s:",
                 "goodput within the SLO ≥ 1.2 × the latency limit's", "- recommend mode at B = 20");
     }
+
+    @Test
+    void aContendersRoundIsItsMedianOneWhateverTheOrderTheyRanIn() {
+        assertThat(SaturationRun.medianRound(new double[] {296, 204, 260})).isEqualTo(2);
+        assertThat(SaturationRun.medianRound(new double[] {260, 296, 204})).isZero();
+        assertThat(SaturationRun.medianRound(new double[] {17})).isZero();
+        // Of an even count, the lower middle one: the report never credits a contender with its better half.
+        assertThat(SaturationRun.medianRound(new double[] {300, 100, 200, 400})).isEqualTo(2);
+    }
 }
