@@ -62,10 +62,14 @@ public final class FleetMember {
      * @param leaseLeft how long its lease stays valid by its own reckoning; zero without a lease
      * @param members   the fleet at its last renewal, in member-id order
      * @param lastFailure why the last renewal failed; null when it succeeded
+     * @param heartbeatsPerRenewal the heartbeats it lets pass between two renewals while its share is settled: 1 in a
+     *                  fleet that renews every heartbeat, more in a large one ({@link RenewalCadence})
+     * @param leaseTtl  the lease it asks for at each renewal: the configured lease ttl times
+     *                  {@code heartbeatsPerRenewal}
      */
     public record Snapshot(String memberId, Status status, int applied, int granted, int target, int budget,
                            int total, boolean canServe, Duration leaseLeft, List<FleetMemberState> members,
-                           @Nullable String lastFailure) {
+                           @Nullable String lastFailure, int heartbeatsPerRenewal, Duration leaseTtl) {
     }
 
     /** How many ignored rows are reported one by one; past that one line says that more are not. */
@@ -205,7 +209,8 @@ public final class FleetMember {
             return new Snapshot(settings.memberId(), status, applied, lease == null ? 0 : lease.granted(),
                     lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(),
                     lease == null ? 0 : lease.total(), canServe,
-                    Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure);
+                    Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure,
+                    heartbeatsPerRenewal, settings.leaseTtl().multipliedBy(heartbeatsPerRenewal));
         } finally {
             state.unlock();
         }

@@ -73,7 +73,9 @@ class FleetMemberCadenceTests {
         beat(36);
 
         assertThat(renewals).as("every twelfth heartbeat").hasSize(3).allMatch(LEASE_TTL.multipliedBy(12)::equals);
-        assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEASED);
+        assertThat(member.snapshot()).extracting(FleetMember.Snapshot::status,
+                        FleetMember.Snapshot::heartbeatsPerRenewal, FleetMember.Snapshot::leaseTtl)
+                .containsExactly(FleetMember.Status.LEASED, 12, LEASE_TTL.multipliedBy(12));
         assertThat(member.connectionsAllowed()).isEqualTo(4);
         assertThat(logLines).contains("INFO Fleet member m: renews every 12 heartbeats while its share is settled,"
                 + " its lease lasting PT1M, among 12 members");
@@ -117,6 +119,8 @@ class FleetMemberCadenceTests {
         member.start();
         beat(4);
         assertThat(renewals).containsExactly(LEASE_TTL, LEASE_TTL, LEASE_TTL, LEASE_TTL);
+        assertThat(member.snapshot()).extracting(FleetMember.Snapshot::heartbeatsPerRenewal,
+                FleetMember.Snapshot::leaseTtl).containsExactly(1, LEASE_TTL);
 
         renewals.clear();
         answer = request -> leaseAmong(12, 4, 4);

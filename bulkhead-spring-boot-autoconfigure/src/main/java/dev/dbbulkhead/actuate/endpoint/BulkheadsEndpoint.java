@@ -566,21 +566,27 @@ public class BulkheadsEndpoint {
      *                    while {@code db.bulkhead.fleet.total=database} follows the database's signals
      * @param canServe    false when fewer connections than workloads leave a gate without one
      * @param leaseLeft   how long its lease stays valid by its own reckoning (ISO-8601)
+     * @param heartbeatsPerRenewal the heartbeats it lets pass between two renewals while its share is settled: 1
+     *                    unless the fleet has more than five members and its coordinator announces the fleet's changes
+     * @param leaseTtl    the lease it asks for at each renewal, {@code db.bulkhead.fleet.lease-ttl} times
+     *                    {@code heartbeatsPerRenewal} (ISO-8601): how long a share outlives a member that stops
+     *                    without leaving
      * @param lastFailure why the last renewal failed; null when it succeeded
      * @param ceilings    each coordinated workload's cap on B from the share
      * @param members     every member with an unexpired lease
      */
     public record FleetDescriptor(String memberId, String status, int connections, int granted, int target, int budget,
-                                  int total, boolean canServe, String leaseLeft, @Nullable String lastFailure,
-                                  Map<String, Integer> ceilings, List<MemberDescriptor> members) {
+                                  int total, boolean canServe, String leaseLeft, int heartbeatsPerRenewal,
+                                  String leaseTtl, @Nullable String lastFailure, Map<String, Integer> ceilings,
+                                  List<MemberDescriptor> members) {
 
         static FleetDescriptor of(FleetMember.Snapshot snapshot, Map<String, ConcurrencyCeiling> ceilings) {
             Map<String, Integer> caps = new LinkedHashMap<>();
             ceilings.forEach((workload, ceiling) -> caps.put(workload, ceiling.ceiling()));
             return new FleetDescriptor(snapshot.memberId(), snapshot.status().name().toLowerCase(Locale.ROOT),
                     snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.total(),
-                    snapshot.canServe(),
-                    snapshot.leaseLeft().toString(), snapshot.lastFailure(), caps,
+                    snapshot.canServe(), snapshot.leaseLeft().toString(), snapshot.heartbeatsPerRenewal(),
+                    snapshot.leaseTtl().toString(), snapshot.lastFailure(), caps,
                     snapshot.members().stream().map(MemberDescriptor::of).toList());
         }
     }

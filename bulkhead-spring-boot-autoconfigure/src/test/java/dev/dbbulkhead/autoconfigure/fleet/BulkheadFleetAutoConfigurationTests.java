@@ -168,6 +168,8 @@ class BulkheadFleetAutoConfigurationTests {
                     BulkheadsEndpoint.FleetDescriptor fleet = endpoint.bulkheads().fleet();
                     assertThat(fleet.status()).isEqualTo("leased");
                     assertThat(fleet.budget()).isEqualTo(5);
+                    assertThat(fleet).as("a fleet of one renews every heartbeat on the configured lease")
+                            .extracting("heartbeatsPerRenewal", "leaseTtl").containsExactly(1, "PT2S");
                     assertThat(fleet.ceilings()).containsEntry("orders", 3).containsEntry("reports", 2);
                     assertThat(fleet.members()).singleElement().satisfies(member -> {
                         assertThat(member.memberId()).isEqualTo(fleet.memberId());
