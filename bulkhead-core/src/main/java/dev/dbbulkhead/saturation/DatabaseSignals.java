@@ -21,10 +21,16 @@ import org.jspecify.annotations.Nullable;
  * @param replicaLag     the largest replay lag of the server's replicas; {@code null} when it has none, or none is
  *                       visible to the sampler's role
  * @param queryTime      how long the sample's query took, from sending it to reading its row: the sampler's own cost
+ * @param nextTransactionId the server's next transaction id (of the whole server, every database): the ids between two
+ *                       samples are the transactions that wrote in between, counted exactly, where the server's
+ *                       commit counts arrive in bursts as each session reports them; {@link #NOT_READ} when not read
  */
 public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
                               @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
-                              @Nullable Duration replicaLag, Duration queryTime) {
+                              @Nullable Duration replicaLag, Duration queryTime, long nextTransactionId) {
+
+    /** The value of a count the sample did not read. */
+    public static final long NOT_READ = -1;
 
     public DatabaseSignals {
         Objects.requireNonNull(queryTime, "queryTime");
@@ -38,6 +44,18 @@ public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activ
             }
         });
         activeSessions = Collections.unmodifiableMap(copy);
+        if (nextTransactionId < NOT_READ) {
+            throw new IllegalArgumentException("nextTransactionId must be at least 0, or NOT_READ, was "
+                    + nextTransactionId);
+        }
+    }
+
+    /** A sample without the server's next transaction id. */
+    public DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
+                           @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
+                           @Nullable Duration replicaLag, Duration queryTime) {
+        this(sampledAtNanos, activeSessions, oldestLockWait, commits, rollbacks, deadlocks, replicaLag, queryTime,
+                NOT_READ);
     }
 
     /** Active sessions that were in {@code waitClass}. */

@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The signals of a PostgreSQL database, read by one query that touches no table: its sessions from
  * {@code pg_stat_activity}, its lock waits from {@code pg_locks} ({@code waitstart}, PostgreSQL 14 and later), its
- * counts from {@code pg_stat_database}, its replicas' lag from {@code pg_stat_replication}. What other roles' sessions
+ * counts from {@code pg_stat_database}, its replicas' lag from {@code pg_stat_replication}, and the server's next
+ * transaction id from its current snapshot ({@code txid_current_snapshot()}, which assigns none). What other roles' sessions
  * do is visible only to a role with {@code pg_read_all_stats} ({@link SignalAccess}); without it they are not counted.
  */
 public final class PostgresSignals implements SignalSource {
@@ -35,7 +36,8 @@ public final class PostgresSignals implements SignalSource {
     private static final String QUERY = """
             SELECT active.wait_types, active.sessions, lock_waits.oldest_lock_wait,
                    counts.xact_commit, counts.xact_rollback, counts.deadlocks,
-                   (SELECT extract(epoch FROM max(replay_lag)) FROM pg_stat_replication) AS replica_lag
+                   (SELECT extract(epoch FROM max(replay_lag)) FROM pg_stat_replication) AS replica_lag,
+                   txid_snapshot_xmax(txid_current_snapshot()) AS next_transaction_id
               FROM %s, %s, pg_stat_database counts
              WHERE counts.datname = current_database()""";
     /** The query for servers whose {@code pg_locks} says when a wait started, and for the others. */
@@ -79,9 +81,10 @@ public final class PostgresSignals implements SignalSource {
             long rollbacks = row.getLong("xact_rollback");
             long deadlocks = row.getLong("deadlocks");
             Duration replicaLag = seconds(row.getBigDecimal("replica_lag"));
+            long nextTransactionId = row.getLong("next_transaction_id");
             long read = nanoTime.getAsLong();
             return new DatabaseSignals(read, active, oldestLockWait, commits, rollbacks, deadlocks, replicaLag,
-                    Duration.ofNanos(read - sent));
+                    Duration.ofNanos(read - sent), nextTransactionId);
         }
     }
 

@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The mechanism of the limits that follow one database's saturation: at each sample of its signals it asks the
  * {@link SaturationPolicy} for the caps of the workloads it steers and applies them, and for the workloads it only
- * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). One per
- * database, fed by its {@link DatabaseSampler}.
+ * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). While sessions
+ * wait for locks and it steers one workload only, it checks the policy's cut against the rate of the server's writes
+ * measured at each B ({@link LockContentionClimb}). One per database, fed by its {@link DatabaseSampler}.
  *
  * <p>Nothing waits on it: it runs on the sampler's thread once a sample is read, and a gate admits on the B it was
  * last given. A sample that fails or hangs feeds it nothing, so every cap holds its last value until a sample
@@ -90,6 +91,11 @@ public final class SaturationLimits {
     private final List<Governed> governed;
     private final System.Logger log;
     private final ReentrantLock deciding = new ReentrantLock();
+    /**
+     * The measured climb of the one steered workload under lock contention; null when several are steered, whose
+     * share of the server's writes cannot be told apart, or none. Guarded by {@link #deciding}.
+     */
+    private final @Nullable LockContentionClimb climb;
     /** Each cap when work from outside began to saturate the database, 0 for none; guarded by {@link #deciding}. */
     private final int[] beforeSurge;
     /** Every workload's limit, its cap included, in the order of {@link #governed}; written under {@link #deciding}. */
@@ -109,6 +115,8 @@ public final class SaturationLimits {
         this.governed = List.copyOf(governed);
         this.log = Objects.requireNonNull(log, "log");
         this.beforeSurge = new int[this.governed.size()];
+        this.climb = this.governed.stream().filter(workload -> workload.mode() == Mode.STEER).count() == 1
+                ? new LockContentionClimb() : null;
         List<Limit> initial = new ArrayList<>();
         for (Governed workload : this.governed) {
             int requested = workload.requested().getAsInt();
@@ -141,13 +149,14 @@ public final class SaturationLimits {
             SaturationPolicy.Reading reading = policy.read(signals, ours);
             // Recommended workloads run at a B of their own: only the steered ones take their turn to be lowered.
             SaturationPolicy.Decision decision = policy.decide(reading, steered);
+            List<Integer> steeredCaps = climbed(signals, reading, steered, decision.caps());
             rememberSurge(reading, before);
             List<Limit> now = new ArrayList<>(governed.size());
             int next = 0;
             for (int i = 0; i < governed.size(); i++) {
                 Governed workload = governed.get(i);
                 SaturationPolicy.Workload state = seen.get(i);
-                int cap = workload.mode() == Mode.STEER ? decision.caps().get(next++) : policy.recommend(reading, state);
+                int cap = workload.mode() == Mode.STEER ? steeredCaps.get(next++) : policy.recommend(reading, state);
                 if (cap != state.cap() && workload.mode() == Mode.STEER) {
                     workload.applyCap().accept(cap);
                 }
@@ -158,6 +167,24 @@ public final class SaturationLimits {
         } finally {
             deciding.unlock();
         }
+    }
+
+    /**
+     * The policy's caps, or, while sessions wait for locks, the one steered workload's B that the measured rate of
+     * the server's writes points to ({@link LockContentionClimb}).
+     */
+    private List<Integer> climbed(DatabaseSignals signals, SaturationPolicy.Reading reading,
+                                  List<SaturationPolicy.Workload> steered, List<Integer> caps) {
+        if (climb == null) {
+            return caps;
+        }
+        SaturationPolicy.Workload workload = steered.get(0);
+        boolean locksWaited = reading.lockWaiters() > 0 && !reading.outside()
+                && (reading.state() == SaturationPolicy.State.LOCK_CONTENTION
+                || reading.state() == SaturationPolicy.State.BUSY);
+        boolean wantsAll = workload.queued() || workload.running() >= workload.inForce();
+        return List.of(climb.next(signals, workload.inForce(), caps.get(0), workload.requested(), wantsAll,
+                locksWaited));
     }
 
     /**

@@ -15,7 +15,8 @@ import java.util.Objects;
  *   <li><b>Lock contention</b>: at least {@value #CONTENDED_LOCK_WAITERS} sessions wait for a heavyweight lock, and
  *       they are at least {@value #CONTENDED_LOCK_SHARE} of the active ones. More concurrency makes it worse, so
  *       every workload is lowered: by {@value #LOCK_CUT} a sample, or to what makes progress (what it runs less the
- *       lock waiters, plus one to take the lock next) when that is lower.</li>
+ *       lock waiters, plus one to take the lock next) when that is lower. Where one workload is steered, the mechanism
+ *       measures whether that cut writes less than a higher B does ({@link LockContentionClimb}).</li>
  *   <li><b>Saturated</b>: the sessions that need the server's processors or its disks — running ({@link WaitClass#CPU}),
  *       waiting for a read or write ({@link WaitClass#IO}) or for a lightweight lock ({@link WaitClass#LWLOCK}) —
  *       are more than {@value #SATURATED_PER_CPU} per server processor. Lowered by {@value #CPU_CUT} a sample.</li>

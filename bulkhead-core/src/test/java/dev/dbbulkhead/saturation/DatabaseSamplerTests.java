@@ -225,6 +225,34 @@ class DatabaseSamplerTests {
     }
 
     @Test
+    void theNextTransactionIdCountsEveryTransactionThatWroteAtOnceAndReadOnlyOnesNot() throws Exception {
+        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO account VALUES (1, 0)");
+        try (DatabaseSampler sampler = sampler(new PostgresSignals(), LONG_QUERY_TIMEOUT)) {
+            assertThat(sampler.sampleOnce()).isTrue();
+            DatabaseSignals before = sampler.latest().orElseThrow();
+            Connection writer = session();
+            for (int i = 0; i < 5; i++) {
+                // Autocommit: each update its own transaction. No statistics are flushed: none are needed.
+                update(writer, 1);
+            }
+            assertThat(sampler.sampleOnce()).isTrue();
+            DatabaseSignals afterWrites = sampler.latest().orElseThrow();
+            for (int i = 0; i < 5; i++) {
+                run(writer, "SELECT balance FROM account WHERE id = 1");
+            }
+            assertThat(sampler.sampleOnce()).isTrue();
+            DatabaseSignals afterReads = sampler.latest().orElseThrow();
+
+            assertThat(before.nextTransactionId()).isPositive();
+            assertThat(afterWrites.nextTransactionId() - before.nextTransactionId()).isGreaterThanOrEqualTo(5);
+            // Neither the reads nor the samples took an id; only another session's write in between could have.
+            assertThat(afterReads.nextTransactionId() - afterWrites.nextTransactionId())
+                    .isLessThan(afterWrites.nextTransactionId() - before.nextTransactionId());
+        }
+    }
+
+    @Test
     void readersAndAnotherSampleNeverWaitForASampleThatHangs() throws Exception {
         database.execute("CREATE TABLE gate (id int)");
         Connection locker = session();

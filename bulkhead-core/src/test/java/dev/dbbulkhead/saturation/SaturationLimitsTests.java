@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.saturation.SaturationLimits.Governed;
 import dev.dbbulkhead.saturation.SaturationLimits.Mode;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -80,6 +81,63 @@ class SaturationLimitsTests {
         assertThat(told.get(1)).startsWith("info: The database shows lock contention")
                 .endsWith("(2 changes of state since the last line)");
         assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
+    }
+
+    @Test
+    void onAHotRowTheBThatWritesMostIsFoundAboveTheCutToTheLockAndOneMore() {
+        // A transaction that spends time outside the lock as well: one more waiting session keeps the lock held
+        // through the next holder's round trip, up to B = 4; past it, waiting costs more than it gains.
+        List<Integer> applied = hotRow(Map.of(1, 200, 2, 260, 3, 280, 4, 300, 5, 290), 250, 20);
+
+        assertThat(applied).as("cut to the lock and one more, then one up at a time while it writes clearly more,"
+                + " and back from the one that writes less").containsExactly(2, 3, 4, 5, 4);
+    }
+
+    @Test
+    void onAHotRowWhereOnlyTheLockCostsTimeBStaysAtTheCutAfterOneTryAbove() {
+        List<Integer> applied = hotRow(Map.of(), 250, 20);
+
+        assertThat(applied).as("B = 3 writes no more than 2: less concurrency, as much written").containsExactly(2, 3, 2);
+    }
+
+    @Test
+    void withoutTheServersTransactionIdsTheCutToTheLockAndOneMoreStands() {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger inForce = new AtomicInteger(8);
+        SaturationLimits limits = hotRowLimits(applied, inForce);
+        for (int second = 0; second < 20; second++) {
+            int b = inForce.get();
+            limits.onSample(signalsAt(second, Map.of(WaitClass.LOCK, b - 1, WaitClass.CPU, 1)));
+        }
+
+        assertThat(applied).containsExactly(2);
+    }
+
+    /**
+     * The caps applied over {@code seconds} samples to one steered workload of B = 8 on a hot row, where every running
+     * operation but the lock's holder waits for it and the server writes {@code writesPerSecond} at each B (or
+     * {@code otherwise}).
+     */
+    private List<Integer> hotRow(Map<Integer, Integer> writesPerSecond, int otherwise, int seconds) {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger inForce = new AtomicInteger(8);
+        SaturationLimits limits = hotRowLimits(applied, inForce);
+        long transactionId = 1_000;
+        for (int second = 0; second < seconds; second++) {
+            int b = inForce.get();
+            limits.onSample(new DatabaseSignals(second * 1_000_000_000L, Map.of(WaitClass.LOCK, b - 1, WaitClass.CPU,
+                    1), null, 0, 0, 0, null, Duration.ofMillis(1), transactionId));
+            transactionId += writesPerSecond.getOrDefault(inForce.get(), otherwise);
+        }
+        return applied;
+    }
+
+    private SaturationLimits hotRowLimits(List<Integer> applied, AtomicInteger inForce) {
+        return new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("orders", Mode.STEER,
+                Criticality.DEFAULT, 1, () -> 8, inForce::get, () -> false, cap -> {
+                    applied.add(cap);
+                    inForce.set(cap);
+                })), log);
     }
 
     private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active) {

@@ -40,6 +40,12 @@ public final class SaturationRun {
     private static final int CPUS = Runtime.getRuntime().availableProcessors();
     /** Rounds of the lock-contention sweep, each running every contender once. */
     static final int LOCK_ROUNDS = 3;
+    /**
+     * The warm-up of each lock-contention run, in seconds. The database's limit decides once a sample (a second), and
+     * from B = 20 it cuts, then measures its way up one B a sample: ten samples let it settle before the window opens,
+     * as hundreds of operations a second let the latency limit. Every contender gets the same.
+     */
+    static final double LOCK_WARM_UP = 10;
 
     private SaturationRun() {
     }
@@ -76,8 +82,8 @@ public final class SaturationRun {
         contenders.add(Contender.adaptive(AdaptiveScenario.POOL_SIZE));
         contenders.add(Contender.database(AdaptiveScenario.POOL_SIZE, signals, CPUS));
         contenders.add(Contender.recommending(AdaptiveScenario.POOL_SIZE, signals, CPUS));
-        double from = timing.warmUp();
-        double to = timing.warmUp() + timing.measured();
+        double from = quick ? timing.warmUp() : Math.max(timing.warmUp(), LOCK_WARM_UP);
+        double to = from + timing.measured();
         int rounds = quick ? 1 : LOCK_ROUNDS;
         // Rounds interleave the contenders, so that a drift of the machine's load reaches every contender alike
         // instead of the ones that happen to run while it lasts; each contender's numbers are its median round's.
@@ -136,7 +142,7 @@ public final class SaturationRun {
                         + " contender's numbers are those of its median round by goodput within the SLO.%n%n",
                 work.describe(calibrated.rows()), number(calibrated.cost().p50(), 2), SLO_TIMES_COST,
                 number(sloNanos / 1e6, 1), calibrated.offered(), AdaptiveScenario.POOL_SIZE,
-                number(timing.warmUp(), 1), number(timing.measured(), 1), SamplerSettings.DEFAULT_INTERVAL, CPUS,
+                number(from, 1), number(timing.measured(), 1), SamplerSettings.DEFAULT_INTERVAL, CPUS,
                 rounds))
                 .append(table).append('\n')
                 .append(String.format(Locale.ROOT, "- goodput within the SLO ≥ 1.2 × the latency limit's: %s / %s ="
