@@ -170,8 +170,8 @@ public final class SaturationLimits {
     }
 
     /**
-     * The policy's caps, or, while sessions wait for locks, the one steered workload's B that the measured rate of
-     * the server's writes points to ({@link LockContentionClimb}).
+     * The policy's caps, or, while the lock is what limits ({@link SaturationPolicy#lockBound}), the one steered
+     * workload's B that the measured rate of the server's writes points to ({@link LockContentionClimb}).
      */
     private List<Integer> climbed(DatabaseSignals signals, SaturationPolicy.Reading reading,
                                   List<SaturationPolicy.Workload> steered, List<Integer> caps) {
@@ -179,9 +179,7 @@ public final class SaturationLimits {
             return caps;
         }
         SaturationPolicy.Workload workload = steered.get(0);
-        boolean locksWaited = reading.lockWaiters() > 0 && !reading.outside()
-                && (reading.state() == SaturationPolicy.State.LOCK_CONTENTION
-                || reading.state() == SaturationPolicy.State.BUSY);
+        boolean locksWaited = policy.lockBound(reading);
         boolean wantsAll = workload.queued() || workload.running() >= workload.inForce();
         return List.of(climb.next(signals, workload.inForce(), caps.get(0), workload.requested(), wantsAll,
                 locksWaited));

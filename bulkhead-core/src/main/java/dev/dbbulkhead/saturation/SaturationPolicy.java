@@ -173,6 +173,16 @@ public final class SaturationPolicy {
         return new Reading(state, busy, serverCpus, lockWaiters, active, ours, outside);
     }
 
+    /**
+     * Whether a reading shows the lock as what limits this instance's work: its sessions wait for locks (contended,
+     * or a lone waiter) while the processors and disks still have room, and the sessions are mostly its own.
+     */
+    public boolean lockBound(Reading reading) {
+        boolean processorsHaveRoom = !cpusKnown || reading.busy() < HEALTHY_PER_CPU * serverCpus;
+        return reading.lockWaiters() > 0 && !reading.outside()
+                && (reading.state() == State.LOCK_CONTENTION || reading.state() == State.BUSY && processorsHaveRoom);
+    }
+
     /** The caps that follow {@code signals}. */
     public Decision decide(DatabaseSignals signals, List<Workload> workloads) {
         return decide(read(signals, workloads.stream().mapToInt(Workload::running).sum()), workloads);

@@ -101,6 +101,24 @@ class SaturationLimitsTests {
     }
 
     @Test
+    void aLoneLockWaiterBesideBusyProcessorsMakesTheClimbTryNoMore() {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger inForce = new AtomicInteger(8);
+        SaturationLimits limits = hotRowLimits(applied, inForce);
+        long transactionId = 1_000;
+        limits.onSample(new DatabaseSignals(0, Map.of(WaitClass.LOCK, 7, WaitClass.CPU, 1), null, 0, 0, 0, null,
+                Duration.ofMillis(1), transactionId));
+        for (int second = 1; second < 10; second++) {
+            transactionId += 100 * inForce.get();
+            // Three of four processors busy: the server has little room, whatever one waiter shows of a lock.
+            limits.onSample(new DatabaseSignals(second * 1_000_000_000L, Map.of(WaitClass.LOCK, 1, WaitClass.CPU, 3),
+                    null, 0, 0, 0, null, Duration.ofMillis(1), transactionId));
+        }
+
+        assertThat(applied).as("cut by the contention, then held as the busy server asks").containsExactly(2);
+    }
+
+    @Test
     void withoutTheServersTransactionIdsTheCutToTheLockAndOneMoreStands() {
         List<Integer> applied = new CopyOnWriteArrayList<>();
         AtomicInteger inForce = new AtomicInteger(8);
