@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a hot row's best B lies, found by measuring: the rate at which the server's transactions write
  * ({@link DatabaseSignals#nextTransactionId()}) remembered at each B a workload ran at, and a step up to a B not yet
- * tried. Not thread-safe: one per steered workload, used under its {@link SaturationLimits}' lock.
+ * tried. Not thread-safe: one per {@link SaturationLimits} that steers a single workload, used under its lock.
  *
  * <p>Why: under lock contention the policy cuts B to what makes progress, the lock's holder and one session ready to
  * take it next. That is the best B only when nothing but the lock costs time. When a transaction also spends time

@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * The mechanism of the limits that follow one database's saturation: at each sample of its signals it asks the
  * {@link SaturationPolicy} for the caps of the workloads it steers and applies them, and for the workloads it only
- * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). While sessions
- * wait for locks and it steers one workload only, it checks the policy's cut against the rate of the server's writes
- * measured at each B ({@link LockContentionClimb}). One per database, fed by its {@link DatabaseSampler}.
+ * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). While the lock
+ * is what limits ({@link SaturationPolicy#lockBound}) and it steers one workload only, it checks the policy's cut
+ * against the rate of the server's writes measured at each B ({@link LockContentionClimb}). One per database, fed by
+ * its {@link DatabaseSampler}.
  *
  * <p>Nothing waits on it: it runs on the sampler's thread once a sample is read, and a gate admits on the B it was
  * last given. A sample that fails or hangs feeds it nothing, so every cap holds its last value until a sample
