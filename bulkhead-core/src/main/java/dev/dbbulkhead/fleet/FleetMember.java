@@ -210,7 +210,7 @@ public final class FleetMember {
                     lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(),
                     lease == null ? 0 : lease.total(), canServe,
                     Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure,
-                    heartbeatsPerRenewal, settings.leaseTtl().multipliedBy(heartbeatsPerRenewal));
+                    heartbeatsPerRenewal, leaseTtlOver(heartbeatsPerRenewal));
         } finally {
             state.unlock();
         }
@@ -267,6 +267,11 @@ public final class FleetMember {
         return !coordinator.mayHaveChanged(settings.memberId());
     }
 
+    /** The lease a member asks for when it renews once every {@code heartbeats}: that many lease ttls. */
+    private Duration leaseTtlOver(int heartbeats) {
+        return settings.leaseTtl().multipliedBy(heartbeats);
+    }
+
     /** The heartbeats the next renewal spreads over, from the fleet's size at the last one. */
     private int nextHeartbeatsPerRenewal() {
         if (!coordinator.announcesChanges()) {
@@ -285,7 +290,7 @@ public final class FleetMember {
     /** @return whether the member now uses less than it is granted and should give the rest back */
     private boolean renewOnce() {
         int spread = nextHeartbeatsPerRenewal();
-        Duration leaseTtl = settings.leaseTtl().multipliedBy(spread);
+        Duration leaseTtl = leaseTtlOver(spread);
         long askedAt = nanoTime.getAsLong();
         Lease renewed;
         try {

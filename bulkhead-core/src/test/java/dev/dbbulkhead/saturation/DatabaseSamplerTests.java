@@ -57,8 +57,7 @@ class DatabaseSamplerTests {
 
     @Test
     void aSampleCountsTheDatabasesActiveSessionsByWhatTheyWaitForAndTheOldestLockWait() throws Exception {
-        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
-                "INSERT INTO account VALUES (1, 0)");
+        createAccounts(1);
         Connection holder = session();
         holder.setAutoCommit(false);
         update(holder);
@@ -74,8 +73,7 @@ class DatabaseSamplerTests {
         awaitSession(sleeping, "Timeout");
 
         try (DatabaseSampler sampler = sampler(new PostgresSignals(), LONG_QUERY_TIMEOUT)) {
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals signals = sampler.latest().orElseThrow();
+            DatabaseSignals signals = sampleNow(sampler);
 
             assertThat(signals.active(WaitClass.LOCK)).isGreaterThanOrEqualTo(1);
             assertThat(signals.lockWaiters()).isEqualTo(signals.active(WaitClass.LOCK));
@@ -99,8 +97,7 @@ class DatabaseSamplerTests {
     @Test
     void aSteeredLimitLowersBOnTheServersLockContentionThenHoldsItWhileSamplesFailOrHangAndNothingWaitsForThem()
             throws Exception {
-        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
-                "INSERT INTO account VALUES (1, 0)");
+        createAccounts(1);
         AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8).maxQueued(8).build());
         SaturationLimits limits = new SaturationLimits(new SaturationPolicy(SamplerSettings.UNKNOWN_CPUS), List.of(
                 new SaturationLimits.Governed("orders", SaturationLimits.Mode.STEER, Criticality.DEFAULT, 1, () -> 8,
@@ -182,11 +179,9 @@ class DatabaseSamplerTests {
 
     @Test
     void commitsRollbacksAndDeadlocksAreTheServersCountsOfTheDatabase() throws Exception {
-        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
-                "INSERT INTO account VALUES (1, 0), (2, 0)");
+        createAccounts(2);
         try (DatabaseSampler sampler = sampler(new PostgresSignals(), LONG_QUERY_TIMEOUT)) {
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals before = sampler.latest().orElseThrow();
+            DatabaseSignals before = sampleNow(sampler);
             Connection first = session();
             Connection second = session();
             first.setAutoCommit(false);
@@ -215,8 +210,7 @@ class DatabaseSamplerTests {
             flushStatistics(first);
             flushStatistics(second);
 
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals after = sampler.latest().orElseThrow();
+            DatabaseSignals after = sampleNow(sampler);
 
             assertThat(after.commits() - before.commits()).isGreaterThanOrEqualTo(3);
             assertThat(after.rollbacks() - before.rollbacks()).isGreaterThanOrEqualTo(2 + 2);
@@ -226,23 +220,19 @@ class DatabaseSamplerTests {
 
     @Test
     void theNextTransactionIdCountsEveryTransactionThatWroteAtOnceAndReadOnlyOnesNot() throws Exception {
-        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
-                "INSERT INTO account VALUES (1, 0)");
+        createAccounts(1);
         try (DatabaseSampler sampler = sampler(new PostgresSignals(), LONG_QUERY_TIMEOUT)) {
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals before = sampler.latest().orElseThrow();
+            DatabaseSignals before = sampleNow(sampler);
             Connection writer = session();
             for (int i = 0; i < 5; i++) {
                 // Autocommit: each update its own transaction. No statistics are flushed: none are needed.
                 update(writer, 1);
             }
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals afterWrites = sampler.latest().orElseThrow();
+            DatabaseSignals afterWrites = sampleNow(sampler);
             for (int i = 0; i < 5; i++) {
                 run(writer, "SELECT balance FROM account WHERE id = 1");
             }
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals afterReads = sampler.latest().orElseThrow();
+            DatabaseSignals afterReads = sampleNow(sampler);
 
             assertThat(before.nextTransactionId()).isPositive();
             assertThat(afterWrites.nextTransactionId() - before.nextTransactionId()).isGreaterThanOrEqualTo(5);
@@ -266,8 +256,7 @@ class DatabaseSamplerTests {
             return signals.read(connection);
         };
         try (DatabaseSampler sampler = sampler(blockedOnTheSecondRead, LONG_QUERY_TIMEOUT)) {
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals first = sampler.latest().orElseThrow();
+            DatabaseSignals first = sampleNow(sampler);
             run(locker, "LOCK TABLE " + database.schema() + ".gate IN ACCESS EXCLUSIVE MODE");
             Future<Boolean> hanging = sessions.submit(sampler::sampleOnce);
             Await.until("the sample waits for the table's lock", () -> lockWaitsOnTheGateTable() > 0);
@@ -294,8 +283,7 @@ class DatabaseSamplerTests {
             return signals.read(connection);
         };
         try (DatabaseSampler sampler = sampler(hangingOnTheSecondRead, Duration.ofSeconds(1))) {
-            assertThat(sampler.sampleOnce()).isTrue();
-            DatabaseSignals first = sampler.latest().orElseThrow();
+            DatabaseSignals first = sampleNow(sampler);
 
             assertThat(sampler.sampleOnce()).as("ended by the server's statement timeout").isFalse();
             assertThat(sampler.latest()).contains(first);
@@ -390,6 +378,22 @@ class DatabaseSamplerTests {
             statement.execute(sql);
         }
         return null;
+    }
+
+    /** The table {@code account} with rows 1 to {@code rows}, each of balance 0. */
+    private void createAccounts(int rows) throws SQLException {
+        StringBuilder values = new StringBuilder();
+        for (int id = 1; id <= rows; id++) {
+            values.append(id == 1 ? "" : ", ").append('(').append(id).append(", 0)");
+        }
+        database.execute("CREATE TABLE account (id int PRIMARY KEY, balance int NOT NULL)",
+                "INSERT INTO account VALUES " + values);
+    }
+
+    /** Takes a sample now, which must succeed, and returns it. */
+    private static DatabaseSignals sampleNow(DatabaseSampler sampler) {
+        assertThat(sampler.sampleOnce()).isTrue();
+        return sampler.latest().orElseThrow();
     }
 
     /** Waits until {@code connection}'s session runs a statement and waits for {@code waitType} (null: for nothing). */

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.saturation.SaturationLimits.Governed;
 import dev.dbbulkhead.saturation.SaturationLimits.Mode;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -106,13 +105,11 @@ class SaturationLimitsTests {
         AtomicInteger inForce = new AtomicInteger(8);
         SaturationLimits limits = hotRowLimits(applied, inForce);
         long transactionId = 1_000;
-        limits.onSample(new DatabaseSignals(0, Map.of(WaitClass.LOCK, 7, WaitClass.CPU, 1), null, 0, 0, 0, null,
-                Duration.ofMillis(1), transactionId));
+        limits.onSample(signalsAt(0, Map.of(WaitClass.LOCK, 7, WaitClass.CPU, 1), transactionId));
         for (int second = 1; second < 10; second++) {
             transactionId += 100 * inForce.get();
             // Three of four processors busy: the server has little room, whatever one waiter shows of a lock.
-            limits.onSample(new DatabaseSignals(second * 1_000_000_000L, Map.of(WaitClass.LOCK, 1, WaitClass.CPU, 3),
-                    null, 0, 0, 0, null, Duration.ofMillis(1), transactionId));
+            limits.onSample(signalsAt(second, Map.of(WaitClass.LOCK, 1, WaitClass.CPU, 3), transactionId));
         }
 
         assertThat(applied).as("cut by the contention, then held as the busy server asks").containsExactly(2);
@@ -143,8 +140,7 @@ class SaturationLimitsTests {
         long transactionId = 1_000;
         for (int second = 0; second < seconds; second++) {
             int b = inForce.get();
-            limits.onSample(new DatabaseSignals(second * 1_000_000_000L, Map.of(WaitClass.LOCK, b - 1, WaitClass.CPU,
-                    1), null, 0, 0, 0, null, Duration.ofMillis(1), transactionId));
+            limits.onSample(signalsAt(second, Map.of(WaitClass.LOCK, b - 1, WaitClass.CPU, 1), transactionId));
             transactionId += writesPerSecond.getOrDefault(inForce.get(), otherwise);
         }
         return applied;
@@ -159,9 +155,13 @@ class SaturationLimitsTests {
     }
 
     private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active) {
+        return signalsAt(second, active, DatabaseSignals.NOT_READ);
+    }
+
+    private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active, long nextTransactionId) {
         DatabaseSignals at = SaturationPolicyTests.signals(active);
         return new DatabaseSignals(second * 1_000_000_000L, at.activeSessions(), null, 0, 0, 0, null,
-                at.queryTime());
+                at.queryTime(), nextTransactionId);
     }
 
     private SaturationLimits limits(Mode orders, Mode reports) {

@@ -19,6 +19,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The limit that follows the database's signals against the latency limit and fixed B, in the adaptive scenario's
@@ -107,12 +108,10 @@ public final class SaturationRun {
             LimitRun.Phase phase = roundPhases[i][median];
             medianLimits[i] = phase.medianLimit();
             withinSlo[i] = roundsWithinSlo[i][median];
-            StringBuilder byRound = new StringBuilder();
-            for (double value : roundsWithinSlo[i]) {
-                byRound.append(byRound.isEmpty() ? "" : ", ").append(number(value, 0));
-            }
+            String byRound = Arrays.stream(roundsWithinSlo[i]).mapToObj(value -> number(value, 0))
+                    .collect(Collectors.joining(", "));
             table.row(contenders.get(i).label(), number(phase.meanLimit(), 1), number(withinSlo[i], 0),
-                    number(phase.goodput(), 0), number(phase.successes().p99(), 2), byRound.toString());
+                    number(phase.goodput(), 0), number(phase.successes().p99(), 2), byRound);
         }
         int fixed = AdaptiveScenario.FIXED_LIMITS.length;
         double bestFixed = 0;
