@@ -87,6 +87,13 @@ public final class SaturationLimits {
 
     /** The least time between two lines about the database's state. */
     static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
+    /**
+     * The samples from the one at which the database turned saturated within which a surge from outside, once read as
+     * such, is taken to have begun there. The first samples of a surge may read as this instance's own: the other
+     * client's sessions are not all running at the instant of a sample, while this instance's count holds every
+     * operation with a place, between its statements too.
+     */
+    static final int SURGE_ONSET_SAMPLES = 3;
 
     private final SaturationPolicy policy;
     private final List<Governed> governed;
@@ -99,6 +106,13 @@ public final class SaturationLimits {
     private final @Nullable LockContentionClimb climb;
     /** Each cap when work from outside began to saturate the database, 0 for none; guarded by {@link #deciding}. */
     private final int[] beforeSurge;
+    /** Each cap at the sample before the database last turned saturated; guarded by {@link #deciding}. */
+    private final int[] beforeSaturation;
+    /**
+     * The samples since the database last turned saturated while it stayed saturated or busy, -1 once it was neither;
+     * guarded by {@link #deciding}.
+     */
+    private int samplesSinceSaturated = -1;
     /** Every workload's limit, its cap included, in the order of {@link #governed}; written under {@link #deciding}. */
     private volatile List<Limit> limits;
     private volatile SaturationPolicy.@Nullable Reading lastReading;
@@ -116,6 +130,7 @@ public final class SaturationLimits {
         this.governed = List.copyOf(governed);
         this.log = Objects.requireNonNull(log, "log");
         this.beforeSurge = new int[this.governed.size()];
+        this.beforeSaturation = new int[this.governed.size()];
         this.climb = this.governed.stream().filter(workload -> workload.mode() == Mode.STEER).count() == 1
                 ? new LockContentionClimb() : null;
         List<Limit> initial = new ArrayList<>();
@@ -188,18 +203,38 @@ public final class SaturationLimits {
 
     /**
      * Keeps each cap from before a surge of work from outside while it lasts, for the policy to give back once it is
-     * gone; forgets them once it is, or when the saturation turns out this instance's own.
+     * gone; forgets them once it is, or when the saturation turns out this instance's own. A surge read as such within
+     * {@link #SURGE_ONSET_SAMPLES} of the database turning saturated began there, and the caps from before that
+     * sample are the ones kept: its first samples may have been read as this instance's own and lowered it already.
      */
     private void rememberSurge(SaturationPolicy.Reading reading, List<Limit> before) {
-        boolean surge = reading.outside() && reading.state() == SaturationPolicy.State.SATURATED;
+        boolean saturated = reading.state() == SaturationPolicy.State.SATURATED;
+        trackSaturation(saturated, reading.state() == SaturationPolicy.State.BUSY, before);
+        boolean surge = reading.outside() && saturated;
         // Still outside and not yet healthy: the surge may only have eased, and the caps stay remembered.
         boolean easing = reading.outside() && reading.state() == SaturationPolicy.State.BUSY;
+        boolean atOnset = samplesSinceSaturated < SURGE_ONSET_SAMPLES;
         for (int i = 0; i < beforeSurge.length; i++) {
             if (surge && beforeSurge[i] == 0) {
-                beforeSurge[i] = before.get(i).cap();
+                int found = before.get(i).cap();
+                beforeSurge[i] = atOnset ? Math.max(found, beforeSaturation[i]) : found;
             } else if (!surge && !easing) {
                 beforeSurge[i] = 0;
             }
+        }
+    }
+
+    /** Notes the caps at the sample before the database turns saturated, and counts the samples since. */
+    private void trackSaturation(boolean saturated, boolean busy, List<Limit> before) {
+        if (saturated && samplesSinceSaturated < 0) {
+            for (int i = 0; i < beforeSaturation.length; i++) {
+                beforeSaturation[i] = before.get(i).cap();
+            }
+            samplesSinceSaturated = 0;
+        } else if ((saturated || busy) && samplesSinceSaturated >= 0) {
+            samplesSinceSaturated++;
+        } else {
+            samplesSinceSaturated = -1;
         }
     }
 

@@ -36,7 +36,8 @@ import java.util.Objects;
  * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
  * same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample neither
  * saturated nor contended, and healthy or most sessions this instance's), each workload it lowered gets back at once
- * the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers).
+ * the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers, from before the
+ * sample at which the database turned saturated when the surge showed itself within a few samples of it).
  */
 public final class SaturationPolicy {
 

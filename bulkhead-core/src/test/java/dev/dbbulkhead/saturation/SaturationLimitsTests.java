@@ -49,19 +49,24 @@ class SaturationLimitsTests {
 
     @Test
     void aSurgeFromOutsideLowersTheCapAndItsEndGivesBackTheCapFromBeforeIt() {
-        List<Integer> applied = new CopyOnWriteArrayList<>();
-        AtomicInteger running = new AtomicInteger(4);
-        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("orders",
-                Mode.STEER, Criticality.DEFAULT, 1, () -> 8, running::get, () -> false, applied::add)), log);
-
-        limits.onSample(signals(Map.of(WaitClass.CPU, 20)));
-        running.set(3);
-        limits.onSample(signals(Map.of(WaitClass.CPU, 20)));
-        running.set(2);
-        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
-
-        assertThat(applied).as("lowered twice while another's work saturated, then given back at once")
+        assertThat(capsThroughASurge(20, 0)).as("lowered twice while another's work saturated, then given back at once")
                 .containsExactly(3, 2, 8);
+    }
+
+    @Test
+    void aSurgeWhoseFirstSampleReadAsThisInstancesOwnStillGivesBackTheCapFromBeforeTheSaturationBegan() {
+        // Only 2 of the other client's sessions happen to be active against 4 of this instance's operations.
+        assertThat(capsThroughASurge(6, 0))
+                .as("the surge shows itself at its second sample; its end gives back the cap of before")
+                .containsExactly(3, 2, 8);
+    }
+
+    @Test
+    void aSurgeLongAfterTheInstancesOwnSaturationBeganGivesBackOnlyTheCapItFound() {
+        // This instance's own saturation: cut to 3, then held while busy for longer than a surge's onset.
+        assertThat(capsThroughASurge(6, SaturationLimits.SURGE_ONSET_SAMPLES))
+                .as("the cap the surge found was the instance's own cut, and it is what comes back")
+                .containsExactly(3, 2, 3);
     }
 
     @Test
@@ -152,6 +157,27 @@ class SaturationLimitsTests {
                     applied.add(cap);
                     inForce.set(cap);
                 })), log);
+    }
+
+    /**
+     * The caps applied to one steered workload asking for B = 8 (floor 1, running 4, never queueing) through: a first
+     * saturated sample of {@code firstOnProcessors} sessions, {@code busySamples} busy ones, a sample of 20 sessions
+     * (surely most of them another client's) and a healthy one.
+     */
+    private List<Integer> capsThroughASurge(int firstOnProcessors, int busySamples) {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger running = new AtomicInteger(4);
+        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("orders",
+                Mode.STEER, Criticality.DEFAULT, 1, () -> 8, running::get, () -> false, applied::add)), log);
+        limits.onSample(signals(Map.of(WaitClass.CPU, firstOnProcessors)));
+        running.set(3);
+        for (int sample = 0; sample < busySamples; sample++) {
+            limits.onSample(signals(Map.of(WaitClass.CPU, 3)));
+        }
+        limits.onSample(signals(Map.of(WaitClass.CPU, 20)));
+        running.set(2);
+        limits.onSample(signals(Map.of(WaitClass.CPU, 1)));
+        return applied;
     }
 
     private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active) {
