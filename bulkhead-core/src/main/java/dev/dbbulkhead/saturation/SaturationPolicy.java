@@ -31,11 +31,12 @@ import java.util.Objects;
  *
  * <p>Whom it lowers: one class of {@link Criticality} a sample, the least critical first — {@code SHEDDABLE}, then
  * {@code DEFAULT}, then {@code CRITICAL} — and in that class the workloads that run something and are above their
- * floor. A class reaches its floor before the next is touched. When most active sessions are not this instance's
- * (another application, work outside the gates), saturation lowers no {@code CRITICAL} workload: its few places are
+ * floor. A class reaches its floor before the next is touched. When the load is another's — most active sessions are
+ * not this instance's (another application, work outside the gates), or those busy beyond all it runs would alone
+ * keep the server from being healthy — saturation lowers no {@code CRITICAL} workload: its few places are
  * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
  * same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample neither
- * saturated nor contended, and healthy or most sessions this instance's), each workload it lowered gets back at once
+ * saturated nor contended, and healthy or the load this instance's own), each workload it lowered gets back at once
  * the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers, from before the
  * sample at which the database turned saturated when the surge showed itself within a few samples of it).
  */
@@ -96,7 +97,9 @@ public final class SaturationPolicy {
      * @param lockWaiters sessions waiting for a heavyweight lock
      * @param active      all active sessions of the database, the sampler's own apart
      * @param ours        operations this instance's governed workloads were running
-     * @param outside     whether most active sessions were not this instance's
+     * @param outside     whether the load was mostly another's: most active sessions were not this instance's, or
+     *                    the sessions on a processor or a disk beyond all this instance runs would alone keep the
+     *                    server from being healthy
      */
     public record Reading(State state, int busy, int serverCpus, int lockWaiters, int active, int ours,
                           boolean outside) {
@@ -159,7 +162,11 @@ public final class SaturationPolicy {
         int busy = signals.active(WaitClass.CPU) + signals.active(WaitClass.IO) + signals.active(WaitClass.LWLOCK);
         int active = signals.active();
         int lockWaiters = signals.lockWaiters();
-        boolean outside = active - ours > ours;
+        // This instance's operations number at most `ours` of the sessions on the server, between statements too; what
+        // is busy beyond them is surely another's, and where that alone keeps the processors from health, the
+        // saturation is another's even when this instance runs more sessions than it does.
+        boolean othersKeepProcessorsBusy = cpusKnown && busy - ours >= HEALTHY_PER_CPU * serverCpus;
+        boolean outside = active - ours > ours || othersKeepProcessorsBusy;
         State state;
         if (lockWaiters >= CONTENDED_LOCK_WAITERS && lockWaiters >= CONTENDED_LOCK_SHARE * active) {
             state = State.LOCK_CONTENTION;
@@ -176,7 +183,8 @@ public final class SaturationPolicy {
 
     /**
      * Whether a reading shows the lock as what limits this instance's work: its sessions wait for locks (contended,
-     * or a lone waiter) while the processors and disks still have room, and the sessions are mostly its own.
+     * or a lone waiter) while the processors and disks still have room, and the load is its own ({@link
+     * Reading#outside()} does not hold).
      */
     public boolean lockBound(Reading reading) {
         boolean processorsHaveRoom = !cpusKnown || reading.busy() < HEALTHY_PER_CPU * serverCpus;

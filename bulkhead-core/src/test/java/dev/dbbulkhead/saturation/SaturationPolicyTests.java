@@ -94,6 +94,23 @@ class SaturationPolicyTests {
     }
 
     @Test
+    void sessionsOfOthersThatAloneWouldKeepTheProcessorsFromHealthAreOutsideThoughThisInstanceRunsMore() {
+        List<Workload> criticalAtFive = List.of(new Workload("checkout", Criticality.CRITICAL, 1, 8, 8, 5, true));
+
+        // 8 on 4 processors beside 5 of this instance's operations: at least 3 are another's, three quarters of them.
+        SaturationPolicy.Decision surge = policy.decide(signals(Map.of(WaitClass.CPU, 8)), criticalAtFive);
+        assertThat(surge.reading().outside()).isTrue();
+        assertThat(surge.caps()).as("critical work keeps its places").containsExactly(8);
+
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 7)), 5).outside())
+                .as("2 of another's would leave the processors healthy").isFalse();
+        assertThat(policy.read(signals(Map.of(WaitClass.CPU, 6, WaitClass.CLIENT, 2)), 5).outside())
+                .as("another's sessions that wait for their client take no processor").isFalse();
+        assertThat(new SaturationPolicy(SamplerSettings.UNKNOWN_CPUS).read(signals(Map.of(WaitClass.CPU, 8)), 5)
+                .outside()).as("without the processors' count only a majority tells").isFalse();
+    }
+
+    @Test
     void aHealthyDatabaseRaisesTheWorkloadsThatQueueUpToTheBTheyAskForAndNoOtherWorkload() {
         List<Workload> workloads = List.of(
                 new Workload("orders", Criticality.DEFAULT, 1, 10, 4, 4, true),

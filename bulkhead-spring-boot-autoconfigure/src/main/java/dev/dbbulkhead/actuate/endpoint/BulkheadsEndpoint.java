@@ -469,7 +469,7 @@ public class BulkheadsEndpoint {
      * @param lockWaiters sessions waiting for a heavyweight lock
      * @param active      all active sessions of the database, the sampler's own apart
      * @param ours        operations this instance's workloads that follow the database were running
-     * @param outside     whether most active sessions were not this instance's
+     * @param outside     whether the load was another's ({@link SaturationPolicy.Reading#outside()})
      */
     public record SaturationDescriptor(String state, int busy, int lockWaiters, int active, int ours,
                                        boolean outside) {
