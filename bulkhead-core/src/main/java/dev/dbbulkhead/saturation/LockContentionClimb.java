@@ -1,7 +1,11 @@
 package dev.dbbulkhead.saturation;
 
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,6 +76,18 @@ final class LockContentionClimb {
         lastSampledAtNanos = signals.sampledAtNanos();
         lastDecided = decided;
         return decided;
+    }
+
+    /** The rates remembered now, in transactions that wrote per second, by B from the lowest. */
+    SortedMap<Integer, Double> ratesByB() {
+        SortedMap<Integer, Double> known = new TreeMap<>();
+        for (int b : Set.copyOf(rates.keySet())) {
+            Rate rate = fresh(b);
+            if (rate != null) {
+                known.put(b, rate.perSecond());
+            }
+        }
+        return Collections.unmodifiableSortedMap(known);
     }
 
     private void remember(int b, double perSecond) {

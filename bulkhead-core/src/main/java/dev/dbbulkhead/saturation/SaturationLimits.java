@@ -3,9 +3,11 @@ package dev.dbbulkhead.saturation;
 import dev.dbbulkhead.gate.Criticality;
 import java.lang.System.Logger.Level;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -113,6 +115,11 @@ public final class SaturationLimits {
      * guarded by {@link #deciding}.
      */
     private int samplesSinceSaturated = -1;
+    /**
+     * The rates of writes the climb remembers, by B, after the last sample; empty without a climb. Written under
+     * {@link #deciding}.
+     */
+    private volatile SortedMap<Integer, Double> measuredWrites = Collections.emptySortedMap();
     /** Every workload's limit, its cap included, in the order of {@link #governed}; written under {@link #deciding}. */
     private volatile List<Limit> limits;
     private volatile SaturationPolicy.@Nullable Reading lastReading;
@@ -197,8 +204,9 @@ public final class SaturationLimits {
         SaturationPolicy.Workload workload = steered.get(0);
         boolean locksWaited = policy.lockBound(reading);
         boolean wantsAll = workload.queued() || workload.running() >= workload.inForce();
-        return List.of(climb.next(signals, workload.inForce(), caps.get(0), workload.requested(), wantsAll,
-                locksWaited));
+        int next = climb.next(signals, workload.inForce(), caps.get(0), workload.requested(), wantsAll, locksWaited);
+        measuredWrites = climb.ratesByB();
+        return List.of(next);
     }
 
     /**
@@ -246,6 +254,18 @@ public final class SaturationLimits {
     /** The limit of {@code workload}; empty when it is not governed. */
     public Optional<Limit> limit(String workload) {
         return limits.stream().filter(limit -> limit.workload().equals(workload)).findFirst();
+    }
+
+    /**
+     * The rates of the server's writes the limit measured at each B of {@code workload} and still remembers, in
+     * transactions per second, by B from the lowest: the evidence behind its B on a hot row
+     * ({@link LockContentionClimb}). Empty unless {@code workload} is the one workload of the database it steers, and
+     * until a rate is measured.
+     */
+    public SortedMap<Integer, Double> measuredWritesPerSecond(String workload) {
+        boolean measured = climb != null && governed.stream()
+                .anyMatch(candidate -> candidate.mode() == Mode.STEER && candidate.workload().equals(workload));
+        return measured ? measuredWrites : Collections.emptySortedMap();
     }
 
     /** What the last sample showed; empty before the first. */

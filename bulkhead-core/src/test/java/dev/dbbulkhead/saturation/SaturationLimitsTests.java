@@ -105,6 +105,31 @@ class SaturationLimitsTests {
     }
 
     @Test
+    void theRatesOfWritesMeasuredAtEachBAreShownForTheOneSteeredWorkloadOnly() {
+        List<Integer> applied = new CopyOnWriteArrayList<>();
+        AtomicInteger inForce = new AtomicInteger(8);
+        SaturationLimits limits = hotRowLimits(applied, inForce);
+        assertThat(limits.measuredWritesPerSecond("orders")).as("before any sample").isEmpty();
+        Map<Integer, Integer> writesPerSecond = Map.of(2, 200, 3, 260);
+        long transactionId = 1_000;
+        for (int second = 0; second < 3; second++) {
+            limits.onSample(signalsAt(second, Map.of(WaitClass.LOCK, inForce.get() - 1, WaitClass.CPU, 1),
+                    transactionId));
+            transactionId += writesPerSecond.getOrDefault(inForce.get(), 250);
+        }
+
+        assertThat(applied).containsExactly(2, 3, 4);
+        assertThat(limits.measuredWritesPerSecond("orders")).as("B = 4 has held no whole interval yet")
+                .containsExactly(Map.entry(2, 200.0), Map.entry(3, 260.0));
+        assertThat(limits.measuredWritesPerSecond("reports")).as("not a workload of this limit").isEmpty();
+        SaturationLimits twoSteered = limits(Mode.STEER, Mode.STEER);
+        twoSteered.onSample(signalsAt(0, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12), transactionId));
+        twoSteered.onSample(signalsAt(1, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12), transactionId + 300));
+        assertThat(twoSteered.measuredWritesPerSecond("orders")).as("the writes of two cannot be told apart")
+                .isEmpty();
+    }
+
+    @Test
     void aLoneLockWaiterBesideBusyProcessorsMakesTheClimbTryNoMore() {
         List<Integer> applied = new CopyOnWriteArrayList<>();
         AtomicInteger inForce = new AtomicInteger(8);

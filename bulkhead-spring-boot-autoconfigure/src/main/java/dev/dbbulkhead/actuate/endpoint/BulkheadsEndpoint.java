@@ -441,7 +441,8 @@ public class BulkheadsEndpoint {
                     .map(SaturationDescriptor::of).orElse(null);
             Map<String, DatabaseLimitDescriptor> limits = new LinkedHashMap<>();
             sampling.limits().ifPresent(governed -> governed.limits().limits().forEach(limit ->
-                    limits.put(limit.workload(), DatabaseLimitDescriptor.of(limit))));
+                    limits.put(limit.workload(), DatabaseLimitDescriptor.of(limit,
+                            governed.limits().measuredWritesPerSecond(limit.workload())))));
             if (last == null) {
                 return new DatabaseDescriptor(access, settings.interval().toString(), cpus, null, false, Map.of(),
                         null, null, null, null, null, null, sampler.failuresInARow(), saturation, limits);
@@ -490,14 +491,20 @@ public class BulkheadsEndpoint {
      * @param cap         the cap the limit applies, or the B it recommends
      * @param running     what it ran at the last sample
      * @param queued      whether it queued at the last sample
+     * @param writesPerSecondByB the rates of the server's writes measured at each B on a hot row and still remembered,
+     *                    in transactions per second to a tenth, by B from the lowest: the evidence behind the B of the
+     *                    one workload of the database that is steered ({@link
+     *                    SaturationLimits#measuredWritesPerSecond}); empty for any other
      */
     public record DatabaseLimitDescriptor(String mode, String criticality, int floor, int requested, int cap,
-                                          int running, boolean queued) {
+                                          int running, boolean queued, Map<Integer, Double> writesPerSecondByB) {
 
-        static DatabaseLimitDescriptor of(SaturationLimits.Limit limit) {
+        static DatabaseLimitDescriptor of(SaturationLimits.Limit limit, Map<Integer, Double> measuredWrites) {
+            Map<Integer, Double> writes = new LinkedHashMap<>();
+            measuredWrites.forEach((b, perSecond) -> writes.put(b, Math.round(perSecond * 10) / 10.0));
             return new DatabaseLimitDescriptor(limit.mode().name().toLowerCase(Locale.ROOT),
                     limit.criticality().name().toLowerCase(Locale.ROOT), limit.floor(), limit.requested(),
-                    limit.cap(), limit.running(), limit.queued());
+                    limit.cap(), limit.running(), limit.queued(), writes);
         }
     }
 

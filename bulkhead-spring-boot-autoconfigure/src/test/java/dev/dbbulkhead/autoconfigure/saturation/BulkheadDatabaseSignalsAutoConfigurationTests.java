@@ -153,6 +153,12 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
                                 .as("runs nothing: no reason to recommend less").containsExactly("recommend",
                                         "sheddable", 4);
                         assertThat(reports.config().maxConcurrent()).as("only recommended").isEqualTo(4);
+                        Await.until("a rate of writes measured at B = 1", () -> !endpoint.bulkheads().database()
+                                .limits().get("orders").writesPerSecondByB().isEmpty());
+                        assertThat(endpoint.bulkheads().database().limits().get("orders").writesPerSecondByB())
+                                .as("the one steered workload: the evidence of its B on a hot row").containsOnlyKeys(1);
+                        assertThat(database.limits().get("reports").writesPerSecondByB()).as("only recommended")
+                                .isEmpty();
                         assertThat(database.saturation()).isNotNull();
                         assertThat(database.saturation().lockWaiters()).isGreaterThanOrEqualTo(3);
                         MeterRegistry meters = context.getBean(MeterRegistry.class);
