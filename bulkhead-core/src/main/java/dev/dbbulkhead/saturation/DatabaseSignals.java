@@ -24,10 +24,15 @@ import org.jspecify.annotations.Nullable;
  * @param nextTransactionId the server's next transaction id (of the whole server, every database): the ids between two
  *                       samples are the transactions that wrote in between, counted exactly, where the server's
  *                       commit counts arrive in bursts as each session reports them; {@link #NOT_READ} when not read
+ * @param sessionsInTransaction the server's sessions of this database, other than the sampler's own, that run a
+ *                       statement or hold a transaction open between two: every active one, and those waiting for
+ *                       their client in mid-transaction, which a count of the active ones misses; {@link #NOT_READ}
+ *                       when not read
  */
 public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
                               @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
-                              @Nullable Duration replicaLag, Duration queryTime, long nextTransactionId) {
+                              @Nullable Duration replicaLag, Duration queryTime, long nextTransactionId,
+                              int sessionsInTransaction) {
 
     /** The value of a count the sample did not read. */
     public static final long NOT_READ = -1;
@@ -48,14 +53,18 @@ public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activ
             throw new IllegalArgumentException("nextTransactionId must be at least 0, or NOT_READ, was "
                     + nextTransactionId);
         }
+        if (sessionsInTransaction < NOT_READ) {
+            throw new IllegalArgumentException("sessionsInTransaction must be at least 0, or NOT_READ, was "
+                    + sessionsInTransaction);
+        }
     }
 
-    /** A sample without the server's next transaction id. */
+    /** A sample without the server's next transaction id, nor its sessions in a transaction. */
     public DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
                            @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
                            @Nullable Duration replicaLag, Duration queryTime) {
         this(sampledAtNanos, activeSessions, oldestLockWait, commits, rollbacks, deadlocks, replicaLag, queryTime,
-                NOT_READ);
+                NOT_READ, (int) NOT_READ);
     }
 
     /** Active sessions that were in {@code waitClass}. */
@@ -66,6 +75,14 @@ public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activ
     /** All active sessions of the database, the sampler's own not counted. */
     public int active() {
         return activeSessions.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    /**
+     * The sessions of the database at work: those in a transaction, between its statements too, when read, else the
+     * active ones; never fewer than the active ones.
+     */
+    public int inTransaction() {
+        return Math.max(active(), sessionsInTransaction);
     }
 
     /** Sessions waiting for a heavyweight lock. */

@@ -302,8 +302,9 @@ public final class SaturationLimits {
         log.log(Level.INFO, "The database " + state + ": " + reading.busy() + " sessions on a processor or a disk for "
                 + (reading.serverCpus() == SamplerSettings.UNKNOWN_CPUS ? "an unknown number of"
                 : String.valueOf(reading.serverCpus())) + " processors, " + reading.lockWaiters()
-                + " waiting for a lock, " + reading.active() + " active of which " + reading.ours()
-                + " this instance's; caps " + caps() + heldBack);
+                + " waiting for a lock, " + reading.active() + " active and " + reading.inTransaction()
+                + " in a transaction, against " + reading.ours() + " operations of this instance's; caps " + caps()
+                + heldBack);
     }
 
     private String caps() {

@@ -31,9 +31,9 @@ import java.util.Objects;
  *
  * <p>Whom it lowers: one class of {@link Criticality} a sample, the least critical first — {@code SHEDDABLE}, then
  * {@code DEFAULT}, then {@code CRITICAL} — and in that class the workloads that run something and are above their
- * floor. A class reaches its floor before the next is touched. When the load is another's — most active sessions are
- * not this instance's (another application, work outside the gates), or those busy beyond all it runs would alone
- * keep the server from being healthy — saturation lowers no {@code CRITICAL} workload: its few places are
+ * floor. A class reaches its floor before the next is touched. When the load is another's — most sessions in a
+ * transaction are not this instance's (another application, work outside the gates), or those busy beyond all it
+ * runs would alone keep the server from being healthy — saturation lowers no {@code CRITICAL} workload: its few places are
  * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
  * same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample neither
  * saturated nor contended, and healthy or the load this instance's own), each workload it lowered gets back at once
@@ -96,13 +96,15 @@ public final class SaturationPolicy {
      * @param serverCpus  the server's processors; 0 when unknown
      * @param lockWaiters sessions waiting for a heavyweight lock
      * @param active      all active sessions of the database, the sampler's own apart
+     * @param inTransaction the sessions of the database in a transaction, between statements too
+     *                    ({@link DatabaseSignals#inTransaction()}): the active ones and those waiting for their client
      * @param ours        operations this instance's governed workloads were running
-     * @param outside     whether the load was mostly another's: most active sessions were not this instance's, or
-     *                    the sessions on a processor or a disk beyond all this instance runs would alone keep the
-     *                    server from being healthy
+     * @param outside     whether the load was mostly another's: most sessions in a transaction were not this
+     *                    instance's, or the sessions on a processor or a disk beyond all this instance runs would alone
+     *                    keep the server from being healthy
      */
-    public record Reading(State state, int busy, int serverCpus, int lockWaiters, int active, int ours,
-                          boolean outside) {
+    public record Reading(State state, int busy, int serverCpus, int lockWaiters, int active, int inTransaction,
+                          int ours, boolean outside) {
     }
 
     /**
@@ -161,12 +163,16 @@ public final class SaturationPolicy {
     public Reading read(DatabaseSignals signals, int ours) {
         int busy = signals.active(WaitClass.CPU) + signals.active(WaitClass.IO) + signals.active(WaitClass.LWLOCK);
         int active = signals.active();
+        int inTransaction = signals.inTransaction();
         int lockWaiters = signals.lockWaiters();
+        // Sessions in a transaction, not only active ones, are weighed against this instance's operations: an operation
+        // holds its place between statements, and another client's session waits for it in mid-transaction as well.
+        boolean mostlyAnothers = inTransaction - ours > ours;
         // This instance's operations number at most `ours` of the sessions on the server, between statements too; what
         // is busy beyond them is surely another's, and where that alone keeps the processors from health, the
         // saturation is another's even when this instance runs more sessions than it does.
         boolean othersKeepProcessorsBusy = cpusKnown && busy - ours >= HEALTHY_PER_CPU * serverCpus;
-        boolean outside = active - ours > ours || othersKeepProcessorsBusy;
+        boolean outside = mostlyAnothers || othersKeepProcessorsBusy;
         State state;
         if (lockWaiters >= CONTENDED_LOCK_WAITERS && lockWaiters >= CONTENDED_LOCK_SHARE * active) {
             state = State.LOCK_CONTENTION;
@@ -178,7 +184,7 @@ public final class SaturationPolicy {
             // A lone lock waiter is a hot row's next holder, ready to go: where its best B sits, not a reason to move.
             state = State.BUSY;
         }
-        return new Reading(state, busy, serverCpus, lockWaiters, active, ours, outside);
+        return new Reading(state, busy, serverCpus, lockWaiters, active, inTransaction, ours, outside);
     }
 
     /**

@@ -80,6 +80,9 @@ class DatabaseSamplerTests {
             assertThat(signals.active(WaitClass.CPU)).isGreaterThanOrEqualTo(1);
             assertThat(signals.active(WaitClass.OTHER)).as("pg_sleep waits on a timeout").isGreaterThanOrEqualTo(1);
             assertThat(signals.active()).isGreaterThanOrEqualTo(3);
+            assertThat(signals.sessionsInTransaction()).as("the lock's holder waits for its client in mid-transaction")
+                    .isGreaterThanOrEqualTo(signals.active() + 1);
+            assertThat(signals.inTransaction()).isEqualTo(signals.sessionsInTransaction());
             assertThat(signals.oldestLockWait()).isNotNull().isPositive();
             assertThat(signals.replicaLag()).as("the server has no replica").isNull();
             assertThat(signals.queryTime()).isPositive();

@@ -81,7 +81,8 @@ class SaturationLimitsTests {
 
         assertThat(told).as("a line at most every ten seconds").hasSize(2);
         assertThat(told.get(0)).startsWith("info: The database is healthy: 1 sessions on a processor or a disk for 4"
-                + " processors, 0 waiting for a lock, 1 active of which 16 this instance's");
+                + " processors, 0 waiting for a lock, 1 active and 1 in a transaction, against 16 operations of this"
+                + " instance's");
         assertThat(told.get(1)).startsWith("info: The database shows lock contention")
                 .endsWith("(2 changes of state since the last line)");
         assertThat(limits.lastReading().orElseThrow().state()).isEqualTo(SaturationPolicy.State.LOCK_CONTENTION);
@@ -212,7 +213,7 @@ class SaturationLimitsTests {
     private static DatabaseSignals signalsAt(int second, Map<WaitClass, Integer> active, long nextTransactionId) {
         DatabaseSignals at = SaturationPolicyTests.signals(active);
         return new DatabaseSignals(second * 1_000_000_000L, at.activeSessions(), null, 0, 0, 0, null,
-                at.queryTime(), nextTransactionId);
+                at.queryTime(), nextTransactionId, (int) DatabaseSignals.NOT_READ);
     }
 
     private SaturationLimits limits(Mode orders, Mode reports) {

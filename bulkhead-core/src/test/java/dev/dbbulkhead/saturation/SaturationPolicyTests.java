@@ -111,6 +111,21 @@ class SaturationPolicyTests {
     }
 
     @Test
+    void anotherClientsSessionsBetweenTheirStatementsCountTowardsWhoseTheLoadIs() {
+        // 5 active on 4 processors beside 3 operations of this instance's; 8 sessions in a transaction in all.
+        Map<WaitClass, Integer> active = Map.of(WaitClass.CPU, 5);
+        DatabaseSignals withTransactions = new DatabaseSignals(0L, new EnumMap<>(active), null, 0, 0, 0, null,
+                Duration.ofMillis(1), DatabaseSignals.NOT_READ, 8);
+
+        SaturationPolicy.Reading reading = policy.read(withTransactions, 3);
+        assertThat(reading.inTransaction()).isEqualTo(8);
+        assertThat(reading.outside()).as("5 of the 8 in a transaction are another's").isTrue();
+        assertThat(policy.read(signals(active), 3).outside())
+                .as("counting the active ones alone, another's are 2 of 5").isFalse();
+        assertThat(policy.read(withTransactions, 4).outside()).as("4 of 8 are not most").isFalse();
+    }
+
+    @Test
     void aHealthyDatabaseRaisesTheWorkloadsThatQueueUpToTheBTheyAskForAndNoOtherWorkload() {
         List<Workload> workloads = List.of(
                 new Workload("orders", Criticality.DEFAULT, 1, 10, 4, 4, true),

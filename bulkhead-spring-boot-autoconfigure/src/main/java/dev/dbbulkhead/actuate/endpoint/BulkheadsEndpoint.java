@@ -469,15 +469,17 @@ public class BulkheadsEndpoint {
      * @param busy        sessions running or waiting for a processor, a disk or a lightweight lock
      * @param lockWaiters sessions waiting for a heavyweight lock
      * @param active      all active sessions of the database, the sampler's own apart
+     * @param inTransaction the sessions of the database in a transaction, between statements too
      * @param ours        operations this instance's workloads that follow the database were running
      * @param outside     whether the load was another's ({@link SaturationPolicy.Reading#outside()})
      */
-    public record SaturationDescriptor(String state, int busy, int lockWaiters, int active, int ours,
-                                       boolean outside) {
+    public record SaturationDescriptor(String state, int busy, int lockWaiters, int active, int inTransaction,
+                                       int ours, boolean outside) {
 
         static SaturationDescriptor of(SaturationPolicy.Reading reading) {
             return new SaturationDescriptor(reading.state().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                    reading.busy(), reading.lockWaiters(), reading.active(), reading.ours(), reading.outside());
+                    reading.busy(), reading.lockWaiters(), reading.active(), reading.inTransaction(), reading.ours(),
+                    reading.outside());
         }
     }
 
