@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * {@code pg_stat_activity}, its lock waits from {@code pg_locks} ({@code waitstart}, PostgreSQL 14 and later), its
  * counts from {@code pg_stat_database}, its replicas' lag from {@code pg_stat_replication}, the server's next
  * transaction id from its current snapshot ({@code txid_current_snapshot()}, which assigns none), and its sessions in
- * a transaction, between statements too. What other roles' sessions
- * do is visible only to a role with {@code pg_read_all_stats} ({@link SignalAccess}); without it they are not counted.
+ * a transaction, between statements too. What other roles' sessions do is visible only to a role with
+ * {@code pg_read_all_stats} ({@link SignalAccess}); without it they are not counted.
  */
 public final class PostgresSignals implements SignalSource {
 

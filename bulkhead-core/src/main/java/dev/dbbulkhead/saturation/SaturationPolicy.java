@@ -33,12 +33,12 @@ import java.util.Objects;
  * {@code DEFAULT}, then {@code CRITICAL} — and in that class the workloads that run something and are above their
  * floor. A class reaches its floor before the next is touched. When the load is another's — most sessions in a
  * transaction are not this instance's (another application, work outside the gates), or those busy beyond all it
- * runs would alone keep the server from being healthy — saturation lowers no {@code CRITICAL} workload: its few places are
- * not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers it all the
- * same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample neither
- * saturated nor contended, and healthy or the load this instance's own), each workload it lowered gets back at once
- * the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers, from before the
- * sample at which the database turned saturated when the surge showed itself within a few samples of it).
+ * runs would alone keep the server from being healthy — saturation lowers no {@code CRITICAL} workload: its few
+ * places are not what saturates the server, and it keeps them for the work that matters most. Lock contention lowers
+ * it all the same, because the gates' own concurrency is what contends. Once that outside work is gone (a sample
+ * neither saturated nor contended, and healthy or the load this instance's own), each workload it lowered gets back
+ * at once the cap it had when the surge began ({@link Workload#beforeSurge()}, which the mechanism remembers, from
+ * before the sample at which the database turned saturated when the surge showed itself within a few samples of it).
  */
 public final class SaturationPolicy {
 
