@@ -10,6 +10,7 @@ import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
+import dev.dbbulkhead.fleet.FleetTotals;
 import dev.dbbulkhead.fleet.Lease;
 import dev.dbbulkhead.fleet.LeaseRequest;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
@@ -25,10 +26,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What fleet coordination costs the database it protects, at the fleet sizes users autoscale to: 10, 50 and 100
@@ -36,7 +40,10 @@ import java.util.concurrent.locks.LockSupport;
  * the default heartbeat (1 s) on one table of leases. Per size: renewals per second, the server's CPU for them, the
  * sessions waiting for the table's lock (sampled every 50 ms on a connection of its own), and the heartbeats from one
  * more member's join to a fair split (every member granted its equal share of the budget). Members are threads of
- * this JVM; the server sees one session per member, as it would from separate instances.
+ * this JVM; the server sees one session per member, as it would from separate instances. Then, at the largest size,
+ * the same fleet with a total that follows the database ({@code fleet.total: database}): renewals and the server's
+ * CPU while the total holds, and while it moves every heartbeat, a quarter down and back up, as it does while the
+ * database turns saturated and healthy again.
  * {@code java -jar benchmarks.jar fleet-scale [--out DIR] [--quick]} writes fleet-scale.md.
  */
 public final class FleetScaleRun {
@@ -68,6 +75,16 @@ public final class FleetScaleRun {
                   double roundTripCpuPercent, double meanLockWaiters, int mostLockWaiters, double heartbeatsToSplit) {
     }
 
+    /**
+     * A fleet that follows the database, at one size: while its total holds, and while it moves every heartbeat.
+     *
+     * @param heldCpuPercent   the server's CPU of the renewals while the total holds, % of one core, net as above
+     * @param movingCpuPercent the same while it moves every heartbeat
+     */
+    record MovingTotal(int members, double heldRenewalsPerSecond, double heldCpuPercent,
+                       double movingRenewalsPerSecond, double movingCpuPercent) {
+    }
+
     /** What the server did over one observed window. */
     private record Window(double cpuPercent, long samples, long lockWaiters, int mostLockWaiters) {
 
@@ -85,8 +102,9 @@ public final class FleetScaleRun {
         for (int size : quick ? new int[] {SIZES[0]} : SIZES) {
             results.add(measure(database, size, window));
         }
+        MovingTotal moving = measureMovingTotal(database, quick ? SIZES[0] : SIZES[SIZES.length - 1], window);
         Files.createDirectories(out);
-        Files.writeString(out.resolve("fleet-scale.md"), report(began, window, results));
+        Files.writeString(out.resolve("fleet-scale.md"), report(began, window, results, moving));
     }
 
     private static Result measure(TestDatabase database, int size, Duration window) throws Exception {
@@ -105,7 +123,7 @@ public final class FleetScaleRun {
             Window alone = observe(observer, observerPid, server, window.multipliedBy(STEADY_WINDOWS));
             Window roundTrips = roundTrips(database, observer, observerPid, server, size, window, scheduler);
             for (int i = 0; i < size - 1; i++) {
-                members.add(Member.start(database, table, "m" + i, scheduler, renewals));
+                members.add(Member.start(database, table, "m" + i, scheduler, renewals, null));
             }
             awaitFairSplit(members, size - 1);
             // Steady: a settled member renews every heartbeat, or every few in a large fleet.
@@ -115,12 +133,57 @@ public final class FleetScaleRun {
             double renewalsPerSecond = (renewals.sum() - renewalsBefore) / ((System.nanoTime() - start) / 1e9);
             // One more joins: heartbeats until every member holds its equal share again.
             long joined = System.nanoTime();
-            members.add(Member.start(database, table, "joiner", scheduler, renewals));
+            members.add(Member.start(database, table, "joiner", scheduler, renewals, null));
             double heartbeats = awaitFairSplit(members, size)
                     ? (System.nanoTime() - joined) / (double) HEARTBEAT.toNanos() : Double.NaN;
             return new Result(size, renewalsPerSecond, renewing.cpuPercent() - alone.cpuPercent(),
                     renewing.cpuPercent(), roundTrips.cpuPercent() - alone.cpuPercent(), renewing.meanLockWaiters(),
                     renewing.mostLockWaiters(), heartbeats);
+        } finally {
+            for (Member member : members) {
+                member.stop();
+            }
+            scheduler.shutdownNow();
+        }
+    }
+
+    /**
+     * {@code size} members whose coordinators take the fleet's total from a source that holds it, then moves it every
+     * heartbeat between the budget and three quarters of it (the policy's cut and raise are a quarter): each window as
+     * long as the steady one above.
+     */
+    private static MovingTotal measureMovingTotal(TestDatabase database, int size, Duration window) throws Exception {
+        String table = database.schema() + ".fleet_scale_moving_" + size;
+        ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(4, task -> {
+            Thread thread = new Thread(task, "fleet-scale-moving");
+            thread.setDaemon(true);
+            return thread;
+        });
+        AtomicBoolean moving = new AtomicBoolean();
+        FleetTotals totals = fleet -> moving.get()
+                ? OptionalInt.of(fleet.total() == fleet.budget() ? fleet.budget() * 3 / 4 : fleet.budget())
+                : OptionalInt.empty();
+        LongAdder renewals = new LongAdder();
+        List<Member> members = new ArrayList<>();
+        try (Connection observer = database.connect()) {
+            ServerCpu server = ServerCpu.of(database);
+            long observerPid = backendPid(observer);
+            Window alone = observe(observer, observerPid, server, window.multipliedBy(STEADY_WINDOWS));
+            for (int i = 0; i < size; i++) {
+                members.add(Member.start(database, table, "m" + i, scheduler, renewals, totals));
+            }
+            awaitFairSplit(members, size);
+            long before = renewals.sum();
+            long start = System.nanoTime();
+            Window held = observe(observer, observerPid, server, window.multipliedBy(STEADY_WINDOWS));
+            double heldPerSecond = (renewals.sum() - before) / ((System.nanoTime() - start) / 1e9);
+            moving.set(true);
+            before = renewals.sum();
+            start = System.nanoTime();
+            Window moved = observe(observer, observerPid, server, window.multipliedBy(STEADY_WINDOWS));
+            double movingPerSecond = (renewals.sum() - before) / ((System.nanoTime() - start) / 1e9);
+            return new MovingTotal(size, heldPerSecond, held.cpuPercent() - alone.cpuPercent(), movingPerSecond,
+                    moved.cpuPercent() - alone.cpuPercent());
         } finally {
             for (Member member : members) {
                 member.stop();
@@ -232,11 +295,15 @@ public final class FleetScaleRun {
     /** One simulated instance: its own session for the coordinator, a target that takes any share. */
     private record Member(FleetMember fleetMember, HikariDataSource session) {
 
+        /** @param totals where the fleet's total comes from; null to split the budget */
         static Member start(TestDatabase database, String table, String name, ScheduledThreadPoolExecutor scheduler,
-                            LongAdder renewals) {
+                            LongAdder renewals, @Nullable FleetTotals totals) {
             HikariConfig config = database.poolConfig(1, "fleet-scale-" + name);
             HikariDataSource session = new HikariDataSource(config);
-            FleetCoordinator postgres = new PostgresFleetCoordinator(session, table, BUDGET);
+            FleetCoordinator postgres = totals == null ? new PostgresFleetCoordinator(session, table, BUDGET)
+                    : new PostgresFleetCoordinator(session, table, BUDGET,
+                            PostgresFleetCoordinator.DEFAULT_RENEWAL_LOCK_WAIT,
+                            PostgresFleetCoordinator.DEFAULT_RENEWAL_TIMEOUT, totals, HEARTBEAT);
             FleetCoordinator counted = new FleetCoordinator() {
                 @Override
                 public Lease renew(LeaseRequest request) {
@@ -276,7 +343,7 @@ public final class FleetScaleRun {
         }
     }
 
-    private static String report(Instant began, Duration window, List<Result> results) {
+    private static String report(Instant began, Duration window, List<Result> results, MovingTotal moving) {
         StringBuilder text = new StringBuilder("# Fleet coordination at scale: what renewals cost the database\n\n")
                 .append("`\"$JAVA_HOME/bin/java\" -jar benchmarks/target/benchmarks.jar fleet-scale")
                 .append(" --out docs/benchmarks`")
@@ -310,6 +377,21 @@ public final class FleetScaleRun {
                     .append(Double.isNaN(result.heartbeatsToSplit()) ? "not within " + MOST_HEARTBEATS_TO_SPLIT
                             : number(result.heartbeatsToSplit(), 1)).append(" |\n");
         }
+        text.append("\n## A total that follows the database\n\n").append(moving.members())
+                .append(" members whose total comes from the database's signals (`fleet.total: database`), on a table")
+                .append(" of their own: ").append(window.multipliedBy(STEADY_WINDOWS).toSeconds())
+                .append(" s while the total holds, then as long while it moves every heartbeat between the budget")
+                .append(" and three quarters of it, as it does while the database turns saturated and healthy again")
+                .append(" (each move is announced, and every resting member renews at its next heartbeat). Net of a")
+                .append(" window with only the observer, as above.\n\n")
+                .append("| members | total | renewals/s | server CPU of the renewals, % of one core |\n")
+                .append("|---|---|---|---|\n")
+                .append("| ").append(moving.members()).append(" | holds | ")
+                .append(number(moving.heldRenewalsPerSecond(), 1)).append(" | ")
+                .append(percent(moving.heldCpuPercent())).append(" |\n")
+                .append("| ").append(moving.members()).append(" | moves every heartbeat | ")
+                .append(number(moving.movingRenewalsPerSecond(), 1)).append(" | ")
+                .append(percent(moving.movingCpuPercent())).append(" |\n");
         return text.toString();
     }
 

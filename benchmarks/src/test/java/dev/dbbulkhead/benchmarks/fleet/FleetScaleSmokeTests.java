@@ -17,11 +17,13 @@ class FleetScaleSmokeTests {
     Path out;
 
     @Test
-    void theQuickRunSplitsTheBudgetAmongTenMembersAndReportsTheirRow() throws Exception {
+    void theQuickRunSplitsTheBudgetAmongTenMembersAndReportsTheirRowsWithTheTotalHeldAndMoving() throws Exception {
         FleetScaleRun.run(true, out);
 
         String report = Files.readString(out.resolve("fleet-scale.md"));
         assertThat(report).contains("| members | renewals/s |", "| " + FleetScaleRun.SIZES[0] + " | ")
-                .doesNotContain("not within");
+                .doesNotContain("not within")
+                .contains("| " + FleetScaleRun.SIZES[0] + " | holds | ", "| " + FleetScaleRun.SIZES[0]
+                        + " | moves every heartbeat | ");
     }
 }
