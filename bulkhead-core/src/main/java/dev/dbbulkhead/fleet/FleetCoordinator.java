@@ -1,5 +1,7 @@
 package dev.dbbulkhead.fleet;
 
+import java.util.OptionalInt;
+
 /**
  * The one owner of a fleet's connection budget, shared by every instance: it keeps each member's lease and its
  * granted share, and never lets the shares of unexpired leases add up to more than the budget. The members' gates
@@ -29,15 +31,30 @@ public interface FleetCoordinator {
 
     /**
      * Whether the fleet may have changed since the member's last renewal — a member joined, left or was fenced, or
-     * the fleet's total moved — as far as the coordinator can tell without asking anyone. A member whose share is
-     * settled lets heartbeats pass without renewing while this answers no and its lease has time left, so that a large
-     * fleet's renewals cost the same as a small one's. Never blocks on the coordinator's store.
+     * the fleet's total moved without its value being announced ({@link #announcedTotal}) — as far as the
+     * coordinator can tell without asking anyone. A member whose share is settled lets heartbeats pass without
+     * renewing while this answers no and its lease has time left, so that a large fleet's renewals cost the same as a
+     * small one's. Never blocks on the coordinator's store.
      *
      * @return false only when the coordinator heard of no change since the member's last renewal and would hear of
      *         one; true when it cannot tell. The default cannot: the member renews every heartbeat
      */
     default boolean mayHaveChanged(String memberId) {
         return true;
+    }
+
+    /**
+     * The fleet's newest total, when a move of it alone was announced with its value since the member's last renewal,
+     * as heard by the last {@link #mayHaveChanged}; ask only after that answered no. A resting member follows it
+     * without renewing: it lowers its use to its target of that total at once, and renews only when the target is more
+     * than its lease grants, so that a total moving every heartbeat costs a large fleet no renewal per member. Never
+     * blocks on the coordinator's store.
+     *
+     * @return a total from 1 to the budget; empty when none was announced with its value since. The default
+     *         announces none
+     */
+    default OptionalInt announcedTotal(String memberId) {
+        return OptionalInt.empty();
     }
 
     /**

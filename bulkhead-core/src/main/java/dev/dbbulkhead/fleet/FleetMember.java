@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -17,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * This instance's membership of the fleet: it renews its lease every heartbeat — or, in a fleet of more than
  * {@value RenewalCadence#EVERY_HEARTBEAT_UP_TO} members whose coordinator announces its changes, every few
  * heartbeats while its share is settled ({@link RenewalCadence}) — and applies the share it was granted to its
- * {@link ShareTarget}s (gates, pool). Mechanism only; the coordinator holds the budget.
+ * {@link ShareTarget}s (gates, pool). While it rests it follows a total the coordinator announces with its value
+ * ({@link FleetCoordinator#announcedTotal}) within its grant, without renewing. Mechanism only; the coordinator holds
+ * the budget.
  *
  * <p>The rules that keep the fleet within its budget:
  * <ul>
@@ -54,9 +57,10 @@ public final class FleetMember {
      * @param status    where it stands
      * @param applied   the connections its targets are bounded by now
      * @param granted   what its last lease granted (0 without a lease)
-     * @param target    its fair share at its last renewal
+     * @param target    its fair share at its last renewal, or of the total announced since
      * @param budget    the fleet's budget at its last renewal (0 before one)
-     * @param total     the fleet's total at its last renewal, which the targets split: the budget, or less while it
+     * @param total     the fleet's total at its last renewal, or as announced since
+     *                  ({@link FleetCoordinator#announcedTotal}), which the targets split: the budget, or less while it
      *                  follows the database (0 before one)
      * @param canServe  false when the connections applied leave a gate without one
      * @param leaseLeft how long its lease stays valid by its own reckoning; zero without a lease
@@ -109,6 +113,12 @@ public final class FleetMember {
      */
     private int heartbeatsPerRenewal = 1;
     private @Nullable Lease lease;
+    /**
+     * The fleet's total announced since the last renewal that the member follows, and its target of it; 0 while it
+     * follows none ({@link #followAnnouncedTotal}).
+     */
+    private int followedTotal;
+    private int followedTarget;
     private @Nullable String lastFailure;
     private @Nullable ScheduledFuture<?> heartbeatTask;
     private @Nullable ScheduledFuture<?> leaseCheckTask;
@@ -206,9 +216,10 @@ public final class FleetMember {
         state.lock();
         try {
             long left = leased() ? Math.max(0, validUntilNanos - nanoTime.getAsLong()) : 0;
+            boolean follows = lease != null && followedTotal > 0;
             return new Snapshot(settings.memberId(), status, applied, lease == null ? 0 : lease.granted(),
-                    lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(),
-                    lease == null ? 0 : lease.total(), canServe,
+                    follows ? followedTarget : lease == null ? 0 : lease.target(), lease == null ? 0 : lease.budget(),
+                    follows ? followedTotal : lease == null ? 0 : lease.total(), canServe,
                     Duration.ofNanos(left), lease == null ? List.of() : lease.members(), lastFailure,
                     heartbeatsPerRenewal, leaseTtlOver(heartbeatsPerRenewal));
         } finally {
@@ -264,7 +275,42 @@ public final class FleetMember {
         } finally {
             state.unlock();
         }
-        return !coordinator.mayHaveChanged(settings.memberId());
+        if (coordinator.mayHaveChanged(settings.memberId())) {
+            return false;
+        }
+        OptionalInt announced = coordinator.announcedTotal(settings.memberId());
+        return announced.isEmpty() || followAnnouncedTotal(announced.getAsInt());
+    }
+
+    /**
+     * Applies the member's target of a total announced since its last renewal, computed from the fleet that renewal
+     * saw exactly as a settlement would, when that target is within what the lease grants: lowering takes no renewal,
+     * as the member only uses less than it holds, and neither does growing back within the grant. A target above the
+     * grant needs the coordinator to grant it.
+     *
+     * @return whether the member followed the total and may rest; false when it must renew
+     */
+    private boolean followAnnouncedTotal(int total) {
+        state.lock();
+        try {
+            Lease current = lease;
+            if (current == null || total > current.budget()) {
+                return false;
+            }
+            List<ShareSettlement.Holder> fleet = current.members().stream().map(member -> new ShareSettlement.Holder(
+                    member.memberId(), member.weight(), member.demand(), member.granted())).toList();
+            int target = ShareSettlement.targetOf(total, fleet, settings.memberId());
+            if (target < 0 || target > current.granted()) {
+                return false;
+            }
+            followedTotal = total;
+            followedTarget = target;
+            applyLocked(Math.max(settings.floor(), target), "the fleet's total moved to " + total + ": target "
+                    + target + ", granted " + current.granted() + " among " + current.members().size() + " members");
+            return true;
+        } finally {
+            state.unlock();
+        }
     }
 
     /** The lease a member asks for when it renews once every {@code heartbeats}: that many lease ttls. */
@@ -338,6 +384,8 @@ public final class FleetMember {
                 heartbeatsPerRenewal = spread;
             }
             lease = renewed;
+            followedTotal = 0;
+            followedTarget = 0;
             if (status != Status.LEASED) {
                 log.info("Fleet member " + settings.memberId() + (status == Status.JOINING ? " joined" : " rejoined")
                         + " the fleet: granted " + renewed.granted() + " of " + ofTotal(renewed) + " among "

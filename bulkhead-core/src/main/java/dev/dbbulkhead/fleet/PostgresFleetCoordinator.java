@@ -59,8 +59,9 @@ import org.jspecify.annotations.Nullable;
  * ({@link FleetTotals}): then the first renewal to find it older than the total's interval asks for the next one, under
  * the fleet's lock, and writes it with the time on its own row; every renewal takes the newest total of the rows, so
  * every member splits the same. A lower total lowers targets at once and grants as members let go; a higher one is
- * grown into as any free share is. The fencing is the same whatever the total: grants never add up past the total they
- * were granted from, nor ever past the budget.
+ * grown into as any free share is. A move of the total alone is announced with its value, so that members that rest
+ * follow it within their grants without renewing ({@link #announcedTotal}). The fencing is the same whatever the
+ * total: grants never add up past the total they were granted from, nor ever past the budget.
  *
  * <p>The table is created on first use, in the schema given with its name, else in the coordinator session's
  * {@code current_schema()}, which is resolved once and used by every statement from then on: a table of that name
@@ -81,6 +82,11 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     public static final Duration DEFAULT_RENEWAL_LOCK_WAIT = Duration.ofMillis(500);
     /** Default renewal timeout: a quarter of the default lease ttl ({@link FleetSettings#renewalTimeout()}). */
     public static final Duration DEFAULT_RENEWAL_TIMEOUT = Duration.ofMillis(1250);
+
+    /** What separates the table's name from the total in a {@linkplain #totalAnnouncement total's announcement}. */
+    private static final String TOTAL_ANNOUNCED = " total ";
+    /** The most digits of a total an announcement is read with: those of {@link Integer#MAX_VALUE}. */
+    private static final int MAX_TOTAL_DIGITS = 10;
 
     /** Creating the table waits for the fleet's lock like a renewal, but may then take its time. */
     private static final Duration DDL_TIMEOUT = Duration.ofSeconds(30);
@@ -113,10 +119,15 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     private final @Nullable FleetTotals totals;
     /** How long a total lasts before a renewal asks for the next one. */
     private final Duration totalInterval;
-    /** The fleet's changes announced by other sessions that this coordinator's listening sessions heard. */
+    /**
+     * The fleet's changes announced by other sessions that this coordinator's listening sessions heard, moves of the
+     * total announced with their value apart.
+     */
     private final AtomicLong changesHeard = new AtomicLong();
-    /** What {@link #changesHeard} stood at when each member's last renewal began; removed when it fails or leaves. */
-    private final Map<String, Long> heardAtRenewal = new ConcurrentHashMap<>();
+    /** The newest total announced with its value that the listening sessions heard, and how many such they heard. */
+    private volatile HeardTotal totalHeard = new HeardTotal(0, 0);
+    /** What was heard when each member's last renewal began; removed when it fails or leaves. */
+    private final Map<String, HeardAt> heardAtRenewal = new ConcurrentHashMap<>();
     /** The session that listens for the fleet's announced changes; null while none does. */
     private volatile @Nullable Connection listening;
 
@@ -239,7 +250,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
             connection = takeSession();
             ResolvedTable table = ensureTable(connection);
             listenOn(connection, table);
-            heardAtRenewal.put(request.memberId(), changesHeard.get());
+            heardAtRenewal.put(request.memberId(), new HeardAt(changesHeard.get(), totalHeard.announcements()));
             Settlement last = settlements.get(request.memberId());
             Lease kept = last == null || !last.asked(request) ? null
                     : keepAlive(connection, table.keepAlive(), request, last);
@@ -260,13 +271,14 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      *
      * <p>Reads what the kept session has already received, without a round trip: every settlement that changes the
      * fleet (a member joins or comes back, changes its weight or demand, is fenced, leaves, or the total moves)
-     * announces it with {@code NOTIFY} on a channel of the table, which every member's coordinator session listens on.
-     * Answers yes while a renewal of another member of this coordinator has the session, and whenever the session
-     * turns out broken (its next renewal opens another).
+     * announces it with {@code NOTIFY} on a channel of the table, which every member's coordinator session listens on;
+     * a move of the total alone is announced with its value, which {@link #announcedTotal} gives. Answers yes while a
+     * renewal of another member of this coordinator has the session, and whenever the session turns out broken (its
+     * next renewal opens another).
      */
     @Override
     public boolean mayHaveChanged(String memberId) {
-        Long heard = heardAtRenewal.get(memberId);
+        HeardAt heard = heardAtRenewal.get(memberId);
         if (heard == null) {
             return true;
         }
@@ -280,11 +292,26 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 hear(session);
             }
             keepSession(session);
-            return !listens || changesHeard.get() != heard;
+            return !listens || changesHeard.get() != heard.changes();
         } catch (SQLException broken) {
             discard(session, broken);
             return true;
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A move of the total is announced with the table's name and the new total, which is taken only when it names
+     * this coordinator's table and lies from 1 to the budget; any other notification on the channel counts as a
+     * change of the fleet, so that a member renews and reads the table, which is checked row by row.
+     */
+    @Override
+    public OptionalInt announcedTotal(String memberId) {
+        HeardAt heard = heardAtRenewal.get(memberId);
+        HeardTotal newest = totalHeard;
+        return heard != null && newest.announcements() != heard.totals() ? OptionalInt.of(newest.value())
+                : OptionalInt.empty();
     }
 
     /** Whether a session of this coordinator listens for the fleet's announced changes: once it renewed on pgJDBC. */
@@ -306,11 +333,44 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         }
     }
 
+    /** Takes in what the session heard; only the thread holding the session calls this. */
     private void hear(Connection session) throws SQLException {
-        int heard = PostgresNotifications.receivedFromOthers(session);
-        if (heard > 0) {
-            changesHeard.addAndGet(heard);
+        ResolvedTable table = resolved;
+        for (String payload : PostgresNotifications.receivedFromOthers(session)) {
+            int total = table == null ? 0 : announcedTotalIn(payload, table.name(), budget);
+            if (total > 0) {
+                totalHeard = new HeardTotal(totalHeard.announcements() + 1, total);
+            } else {
+                changesHeard.incrementAndGet();
+            }
         }
+    }
+
+    /** What a settlement that moved the total of {@code table} and changed nothing else announces. */
+    static String totalAnnouncement(String table, int total) {
+        return table + TOTAL_ANNOUNCED + total;
+    }
+
+    /**
+     * The total {@code payload} announces for {@code table}, when it is {@link #totalAnnouncement} of a total from 1 to
+     * {@code budget}; else 0. Anyone who may notify on the channel can send anything, of up to 8000 bytes: only that
+     * exact form is taken.
+     */
+    static int announcedTotalIn(String payload, String table, int budget) {
+        String prefix = table + TOTAL_ANNOUNCED;
+        int digits = payload.length() - prefix.length();
+        if (digits < 1 || digits > MAX_TOTAL_DIGITS || !payload.startsWith(prefix)) {
+            return 0;
+        }
+        long total = 0;
+        for (int i = prefix.length(); i < payload.length(); i++) {
+            char c = payload.charAt(i);
+            if (c < '0' || c > '9') {
+                return 0;
+            }
+            total = total * 10 + (c - '0');
+        }
+        return total >= 1 && total <= budget && payload.charAt(prefix.length()) != '0' ? (int) total : 0;
     }
 
     @Override
@@ -568,7 +628,8 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
         }
         Total previousTotal = newestTotal(rows, ignored);
         Total total = total(previousTotal, others, request, ownGranted, now);
-        changesFleet |= joins || totals != null && (previousTotal == null || previousTotal.value() != total.value());
+        changesFleet |= joins;
+        boolean totalMoved = totals != null && (previousTotal == null || previousTotal.value() != total.value());
         ShareSettlement.Settled settled = ShareSettlement.settle(total.value(), others, request, ownGranted,
                 reserved);
         OffsetDateTime expires = now.plus(request.leaseTtl());
@@ -616,7 +677,11 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
                 settled.target(), Duration.ZERO, request.leaseTtl()));
         members.sort(Comparator.comparing(FleetMemberState::memberId));
         if (changesFleet) {
-            announceChange(connection, resolvedTable);
+            announce(connection, resolvedTable, "");
+        } else if (totalMoved) {
+            // Members that rest follow it without renewing: each lowers its use to its new target at once, and
+            // renews only when that target is more than its lease grants.
+            announce(connection, resolvedTable, totalAnnouncement(table, total.value()));
         }
         return new Settlement(request, makeUp,
                 new Lease(settled.granted(), settled.target(), budget, total.value(), members, fenced, ignored));
@@ -663,12 +728,14 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     }
 
     /**
-     * Tells every member's coordinator, once this transaction commits, that the fleet changed: members renewing
-     * seldom then renew at their next heartbeat.
+     * Tells every member's coordinator, once this transaction commits, that the fleet changed: with an empty
+     * {@code payload} members renewing seldom renew at their next heartbeat; with a {@link #totalAnnouncement} they
+     * follow the total without renewing while its target is within their grant.
      */
-    private static void announceChange(Connection connection, ResolvedTable table) throws SQLException {
-        try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, '')")) {
+    private static void announce(Connection connection, ResolvedTable table, String payload) throws SQLException {
+        try (PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
             notify.setString(1, table.channel());
+            notify.setString(2, payload);
             notify.executeQuery().close();
         }
     }
@@ -924,7 +991,7 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * The channel of the fleet of {@code qualified}: a plain identifier, well within the server's 63 bytes whatever
      * the table's name. Two tables whose names hash alike share one; their members then renew a little more often.
      */
-    private static String channelOf(String qualified) {
+    static String channelOf(String qualified) {
         return "db_bulkhead_fleet_" + Integer.toHexString(qualified.hashCode());
     }
 
@@ -940,5 +1007,13 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
 
     /** A fleet's total and when it was set. */
     private record Total(int value, OffsetDateTime at) {
+    }
+
+    /** The newest total announced with its value, and how many such announcements were heard in all. */
+    private record HeardTotal(long announcements, int value) {
+    }
+
+    /** What was heard when a member's renewal began: the changes, and the totals announced with their value. */
+    private record HeardAt(long changes, long totals) {
     }
 }

@@ -5,6 +5,8 @@ import java.lang.reflect.Method;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -42,28 +44,29 @@ final class PostgresNotifications {
     }
 
     /**
-     * The notifications the session received since it was last asked that another session sent; its own are not
-     * counted. Never sends anything to the server.
+     * The payloads of the notifications the session received since it was last asked that another session sent, in
+     * the order they were sent; its own are left out. Never sends anything to the server. The payloads are input from
+     * whoever may notify on the channel: the caller bounds what it makes of them.
      *
-     * @return how many; 0 for a session that is not pgJDBC's
+     * @return empty for a session that is not pgJDBC's
      * @throws SQLException when the session is broken
      */
-    static int receivedFromOthers(Connection session) throws SQLException {
+    static List<String> receivedFromOthers(Connection session) throws SQLException {
         Api found = apiOf(session);
         if (found == null) {
-            return 0;
+            return List.of();
         }
         Object pgSession = session.unwrap(found.connectionType());
         try {
             Object[] received = (Object[]) found.notifications().invoke(pgSession);
             if (received == null || received.length == 0) {
-                return 0;
+                return List.of();
             }
             int own = (Integer) found.backendPid().invoke(pgSession);
-            int fromOthers = 0;
+            List<String> fromOthers = new ArrayList<>();
             for (Object notification : received) {
                 if ((Integer) found.senderPid().invoke(notification) != own) {
-                    fromOthers++;
+                    fromOthers.add(String.valueOf(found.payload().invoke(notification)));
                 }
             }
             return fromOthers;
@@ -92,7 +95,8 @@ final class PostgresNotifications {
             }
             Class<?> notificationType = Class.forName(PG_NOTIFICATION, false, loader);
             Api found = new Api(driverClass, connectionType, connectionType.getMethod("getNotifications"),
-                    connectionType.getMethod("getBackendPID"), notificationType.getMethod("getPID"));
+                    connectionType.getMethod("getBackendPID"), notificationType.getMethod("getPID"),
+                    notificationType.getMethod("getParameter"));
             api = found;
             return found;
         } catch (ClassNotFoundException | NoSuchMethodException | LinkageError notPgJdbc) {
@@ -101,6 +105,6 @@ final class PostgresNotifications {
     }
 
     private record Api(Class<?> driverClass, Class<?> connectionType, Method notifications, Method backendPid,
-                       Method senderPid) {
+                       Method senderPid, Method payload) {
     }
 }

@@ -50,17 +50,34 @@ final class ShareSettlement {
     public static Settled settle(int total, List<Holder> others, LeaseRequest request, int ownGranted,
                                  int reserved) {
         List<Holder> members = new ArrayList<>(others);
-        Holder self = new Holder(request.memberId(), request.weight(), request.demand(), ownGranted);
-        members.add(self);
-        members.sort(Comparator.comparing(Holder::memberId));
-        int[] targets = WeightedShares.split(Math.max(0, total), members.stream()
-                .map(member -> new WeightedShares.Claim(member.weight(), member.demand())).toList());
-        int target = targets[members.indexOf(self)];
+        members.add(new Holder(request.memberId(), request.weight(), request.demand(), ownGranted));
+        int target = targetOf(total, members, request.memberId());
         long othersGranted = others.stream().mapToLong(Holder::granted).sum();
         int free = (int) Math.max(0, Math.min(Integer.MAX_VALUE, total - othersGranted - reserved));
         if (target >= ownGranted && ownGranted <= free) {
             return new Settled(Math.min(target, free), target);
         }
         return new Settled(Math.max(Math.min(target, free), Math.min(ownGranted, request.connectionsInUse())), target);
+    }
+
+    /**
+     * A member's fair target of {@code total}: its {@link WeightedShares} part among {@code members}, split in
+     * member-id order, as a settlement computes it. A member that hears the fleet's total moved computes its new
+     * target with this from the fleet its last settlement saw, so that it splits exactly as a renewal would.
+     *
+     * @param members every member with an unexpired lease, {@code memberId} among them, in any order
+     * @return the target; -1 when {@code memberId} is not among {@code members}
+     */
+    static int targetOf(int total, List<Holder> members, String memberId) {
+        List<Holder> inIdOrder = new ArrayList<>(members);
+        inIdOrder.sort(Comparator.comparing(Holder::memberId));
+        int[] targets = WeightedShares.split(Math.max(0, total), inIdOrder.stream()
+                .map(member -> new WeightedShares.Claim(member.weight(), member.demand())).toList());
+        for (int i = 0; i < inIdOrder.size(); i++) {
+            if (inIdOrder.get(i).memberId().equals(memberId)) {
+                return targets[i];
+            }
+        }
+        return -1;
     }
 }

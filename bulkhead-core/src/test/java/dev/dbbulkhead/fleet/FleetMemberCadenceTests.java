@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -25,6 +26,7 @@ class FleetMemberCadenceTests {
     private final ManualScheduler scheduler = new ManualScheduler();
     private boolean announces = true;
     private boolean changed;
+    private OptionalInt announced = OptionalInt.empty();
     private Function<LeaseRequest, Lease> answer = request -> leaseAmong(12, 4, 4);
 
     private final FleetCoordinator coordinator = new FleetCoordinator() {
@@ -32,6 +34,7 @@ class FleetMemberCadenceTests {
         public Lease renew(LeaseRequest request) {
             renewals.add(request.leaseTtl());
             changed = false;
+            announced = OptionalInt.empty();
             return answer.apply(request);
         }
 
@@ -42,6 +45,11 @@ class FleetMemberCadenceTests {
         @Override
         public boolean mayHaveChanged(String memberId) {
             return !announces || changed;
+        }
+
+        @Override
+        public OptionalInt announcedTotal(String memberId) {
+            return announced;
         }
 
         @Override
@@ -146,6 +154,43 @@ class FleetMemberCadenceTests {
         assertThat(member.connectionsAllowed()).as("its lease of a minute still holds").isEqualTo(4);
     }
 
+    @Test
+    void aRestingMemberFollowsALoweredTotalAtOnceAndBackUpWithinItsGrantWithoutRenewing() {
+        member.start();
+        beat(2);
+        renewals.clear();
+
+        announced = OptionalInt.of(36);
+        beat(1);
+
+        assertThat(renewals).isEmpty();
+        assertThat(member.connectionsAllowed()).isEqualTo(3);
+        assertThat(member.snapshot()).extracting(FleetMember.Snapshot::total, FleetMember.Snapshot::target,
+                FleetMember.Snapshot::granted).containsExactly(36, 3, 4);
+        assertThat(logLines).contains("INFO Fleet member m: 4 → 3 connections (the fleet's total moved to 36:"
+                + " target 3, granted 4 among 12 members)");
+
+        announced = OptionalInt.of(48);
+        beat(1);
+
+        assertThat(renewals).isEmpty();
+        assertThat(member.connectionsAllowed()).isEqualTo(4);
+    }
+
+    @Test
+    void aMovedTotalWhoseTargetIsMoreThanTheLeaseGrantsIsRenewedAtTheNextHeartbeat() {
+        answer = request -> leaseAmong(12, 3, 3, 36);
+        member.start();
+        beat(2);
+        renewals.clear();
+
+        announced = OptionalInt.of(48);
+        beat(1);
+
+        assertThat(renewals).as("only a renewal grants more").hasSize(1);
+        assertThat(member.connectionsAllowed()).as("the answer still grants 3").isEqualTo(3);
+    }
+
     /** Moves the clock a heartbeat and beats, {@code heartbeats} times. */
     private void beat(int heartbeats) {
         for (int i = 0; i < heartbeats; i++) {
@@ -155,11 +200,15 @@ class FleetMemberCadenceTests {
     }
 
     private static Lease leaseAmong(int members, int granted, int target) {
+        return leaseAmong(members, granted, target, 48);
+    }
+
+    private static Lease leaseAmong(int members, int granted, int target, int total) {
         List<FleetMemberState> states = new ArrayList<>();
         for (int i = 0; i < members; i++) {
             states.add(new FleetMemberState(i == 0 ? "m" : "other-" + i, 1, 10, granted, target, Duration.ZERO,
                     LEASE_TTL));
         }
-        return new Lease(granted, target, 48, states);
+        return new Lease(granted, target, 48, total, states, List.of(), List.of());
     }
 }

@@ -115,6 +115,39 @@ class FleetPolicyTests {
                 Duration.ofSeconds(1), Duration.ofSeconds(5))).withMessageContaining("floor must be between 1 and");
     }
 
+    @Test
+    void aMembersTargetOfAMovedTotalIsTheOneASettlementGivesItWhateverTheOrderItKnowsTheFleetIn() {
+        List<ShareSettlement.Holder> fleet = List.of(new ShareSettlement.Holder("c", 1, 10, 4),
+                new ShareSettlement.Holder("a", 2, 10, 4), new ShareSettlement.Holder("b", 1, 2, 2));
+
+        assertThat(ShareSettlement.targetOf(9, fleet, "a")).isEqualTo(5);
+        assertThat(ShareSettlement.targetOf(9, fleet, "b")).isEqualTo(2);
+        assertThat(ShareSettlement.targetOf(9, fleet, "c")).isEqualTo(2);
+        assertThat(ShareSettlement.targetOf(9, fleet, "d")).as("not among them").isEqualTo(-1);
+        assertThat(ShareSettlement.settle(9, fleet.subList(0, 2), new LeaseRequest("b", 1, 2, 2, Duration.ofSeconds(5)),
+                2, 0).target()).isEqualTo(ShareSettlement.targetOf(9, fleet, "b"));
+    }
+
+    @Test
+    void anAnnouncedTotalIsReadOnlyInTheExactFormAMemberWritesFromOneToTheBudget() {
+        String announcement = PostgresFleetCoordinator.totalAnnouncement("s.fleet", Integer.MAX_VALUE);
+
+        assertThat(PostgresFleetCoordinator.announcedTotalIn(announcement, "s.fleet", Integer.MAX_VALUE))
+                .as("the longest legal value").isEqualTo(Integer.MAX_VALUE);
+        assertThat(PostgresFleetCoordinator.announcedTotalIn(announcement, "s.fleet", 200)).as("past the budget")
+                .isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 2147483648", "s.fleet", Integer.MAX_VALUE))
+                .as("past an int").isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 99999999999", "s.fleet",
+                Integer.MAX_VALUE)).as("eleven digits").isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total ", "s.fleet", 200)).as("none").isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn("", "s.fleet", 200)).isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 150", "t.fleet", 200))
+                .as("another table's").isZero();
+        assertThat(PostgresFleetCoordinator.announcedTotalIn(
+                PostgresFleetCoordinator.totalAnnouncement("s.fleet", 150), "s.fleet", 200)).isEqualTo(150);
+    }
+
     private static ConcurrencyCeiling ceiling(String workload, int maxConcurrent) {
         return new ConcurrencyCeiling(new AdmissionGate(workload, GateConfig.builder()
                 .maxConcurrent(maxConcurrent).build()));

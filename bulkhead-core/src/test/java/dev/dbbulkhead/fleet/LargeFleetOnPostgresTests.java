@@ -13,9 +13,11 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -72,14 +74,54 @@ class LargeFleetOnPostgresTests {
                 LEASE_TTL.multipliedBy(6).toMillis())));
     }
 
+    @Test
+    void sevenMembersFollowAMovedTotalWithinTheirGrantsWithoutRenewingAndRenewOnlyToGrowPastThem() {
+        AtomicInteger total = new AtomicInteger(BUDGET);
+        RecordingFleetLog log = new RecordingFleetLog();
+        for (int i = 0; i < 7; i++) {
+            HikariDataSource pool = database.pool(1);
+            pools.add(pool);
+            members.add(start("m" + i, new PostgresFleetCoordinator(pool, "fleet", BUDGET,
+                    PostgresFleetCoordinator.DEFAULT_RENEWAL_LOCK_WAIT, PostgresFleetCoordinator.DEFAULT_RENEWAL_TIMEOUT,
+                    fleet -> OptionalInt.of(total.get()), HEARTBEAT), log));
+        }
+        Await.until("a fair split of 2 each among 7, resting", () -> leaseLengths().equals(List.of(
+                LEASE_TTL.multipliedBy(7).toMillis())) && members.stream().allMatch(member -> {
+                    FleetMember.Snapshot snapshot = member.snapshot();
+                    return snapshot.total() == BUDGET && snapshot.granted() == 2 && snapshot.target() == 2;
+                }));
+
+        total.set(7);
+
+        // Only a member that follows the announced total, between two renewals of its own, says so.
+        Await.until("a member lowers itself to its target of the new total without renewing", () -> log.lines.stream()
+                .anyMatch(line -> line.endsWith(": 2 → 1 connections (the fleet's total moved to 7: target 1,"
+                        + " granted 2 among 7 members)")));
+        Await.until("every member uses its target of 1", () -> members.stream().allMatch(member ->
+                member.snapshot().total() == 7 && member.connectionsAllowed() == 1));
+
+        total.set(BUDGET);
+
+        Await.until("every member grows back to 2, renewing where its grant fell to 1", () -> {
+            assertThat(grantedInAll()).as("the grants never pass the budget").isLessThanOrEqualTo(BUDGET);
+            return members.stream().allMatch(member -> {
+                FleetMember.Snapshot snapshot = member.snapshot();
+                return snapshot.total() == BUDGET && snapshot.granted() == 2 && snapshot.applied() == 2;
+            });
+        });
+    }
+
     private FleetMember start(String id) {
         HikariDataSource pool = database.pool(1);
         pools.add(pool);
+        return start(id, new PostgresFleetCoordinator(pool, "fleet", BUDGET), FleetLog.systemLogger());
+    }
+
+    private FleetMember start(String id, FleetCoordinator coordinator, FleetLog log) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         schedulers.add(scheduler);
-        FleetMember member = new FleetMember(new PostgresFleetCoordinator(pool, "fleet", BUDGET),
-                new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler,
-                FleetLog.systemLogger());
+        FleetMember member = new FleetMember(coordinator,
+                new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log);
         member.start();
         return member;
     }

@@ -7,10 +7,12 @@ import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
 import dev.dbbulkhead.testing.TestDatabase;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -87,7 +89,7 @@ class PostgresFleetAnnouncementTests {
     }
 
     @Test
-    void aMovedTotalIsHeardAndAHeldOneIsNot() {
+    void aMovedTotalIsHeardWithItsValueAsNoChangeOfTheFleetAndAHeldOneIsNotHeard() {
         int[] next = {12};
         PostgresFleetCoordinator following = new PostgresFleetCoordinator(firstPool, "fleet", 12, LOCK_WAIT,
                 RENEWAL_TIMEOUT, fleet -> OptionalInt.of(next[0]), Duration.ofNanos(1));
@@ -102,10 +104,58 @@ class PostgresFleetAnnouncementTests {
         listening.renew(request("b", 6));
         assertThat(listening.mayHaveChanged("b")).as("a total held at 12 is no news").isFalse();
 
+        assertThat(listening.announcedTotal("b")).isEmpty();
+
         next[0] = 8;
         assertThat(following.renew(request("a", 6)).total()).isEqualTo(8);
 
-        Await.until("the moved total is heard", () -> listening.mayHaveChanged("b"));
+        Await.until("the moved total is heard", () -> {
+            assertThat(listening.mayHaveChanged("b")).as("the fleet's make-up is as it was").isFalse();
+            return listening.announcedTotal("b").equals(OptionalInt.of(8));
+        });
+        assertThat(listening.renew(request("b", 6)).total()).isEqualTo(8);
+        assertThat(listening.announcedTotal("b")).as("taken in by the renewal").isEmpty();
+    }
+
+    @Test
+    void anythingElseNotifiedOnTheFleetsChannelIsAChangeOfTheFleetAndNeverATotal() throws SQLException {
+        first.renew(request("a", 6));
+        first.renew(request("a", 6));
+        String table = qualifiedTable();
+        List<String> forged = List.of("", table + " total 0", table + " total 13", table + " total 012",
+                table + " total -1", table + " total 12 ", table + " total 99999999999", table + "  total 6",
+                "other.fleet total 6", "x".repeat(7999));
+
+        for (String payload : forged) {
+            notifyOnChannel(table, payload);
+            Await.until("'" + payload.substring(0, Math.min(40, payload.length())) + "' is heard as a change",
+                    () -> first.mayHaveChanged("a"));
+            assertThat(first.announcedTotal("a")).isEmpty();
+            first.renew(request("a", 6));
+        }
+
+        notifyOnChannel(table, table + " total 12");
+        Await.until("the largest total of the budget is heard", () -> first.announcedTotal("a").isPresent()
+                || first.mayHaveChanged("a"));
+        assertThat(first.mayHaveChanged("a")).isFalse();
+        assertThat(first.announcedTotal("a")).hasValue(12);
+    }
+
+    private String qualifiedTable() throws SQLException {
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement();
+             ResultSet schema = statement.executeQuery("SELECT quote_ident(current_schema())")) {
+            schema.next();
+            return schema.getString(1) + ".fleet";
+        }
+    }
+
+    private void notifyOnChannel(String table, String payload) throws SQLException {
+        try (Connection connection = database.connect();
+             PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+            notify.setString(1, PostgresFleetCoordinator.channelOf(table));
+            notify.setString(2, payload);
+            notify.executeQuery().close();
+        }
     }
 
     @Test
