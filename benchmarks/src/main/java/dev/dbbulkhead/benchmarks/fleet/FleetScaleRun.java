@@ -27,9 +27,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
@@ -80,9 +82,12 @@ public final class FleetScaleRun {
      *
      * @param heldCpuPercent   the server's CPU of the renewals while the total holds, % of one core, net as above
      * @param movingCpuPercent the same while it moves every heartbeat
+     * @param leastAllowed     the fewest connections the members allowed themselves together, sampled every
+     *                         {@link #SAMPLE} while the total moves
+     * @param mostAllowed      the most, likewise
      */
     record MovingTotal(int members, double heldRenewalsPerSecond, double heldCpuPercent,
-                       double movingRenewalsPerSecond, double movingCpuPercent) {
+                       double movingRenewalsPerSecond, double movingCpuPercent, int leastAllowed, int mostAllowed) {
     }
 
     /** What the server did over one observed window. */
@@ -180,10 +185,18 @@ public final class FleetScaleRun {
             moving.set(true);
             before = renewals.sum();
             start = System.nanoTime();
+            AtomicInteger leastAllowed = new AtomicInteger(Integer.MAX_VALUE);
+            AtomicInteger mostAllowed = new AtomicInteger();
+            ScheduledFuture<?> allowed = scheduler.scheduleAtFixedRate(() -> {
+                int together = members.stream().mapToInt(member -> member.fleetMember().connectionsAllowed()).sum();
+                leastAllowed.accumulateAndGet(together, Math::min);
+                mostAllowed.accumulateAndGet(together, Math::max);
+            }, 0, SAMPLE.toNanos(), TimeUnit.NANOSECONDS);
             Window moved = observe(observer, observerPid, server, window.multipliedBy(STEADY_WINDOWS));
+            allowed.cancel(false);
             double movingPerSecond = (renewals.sum() - before) / ((System.nanoTime() - start) / 1e9);
             return new MovingTotal(size, heldPerSecond, held.cpuPercent() - alone.cpuPercent(), movingPerSecond,
-                    moved.cpuPercent() - alone.cpuPercent());
+                    moved.cpuPercent() - alone.cpuPercent(), leastAllowed.get(), mostAllowed.get());
         } finally {
             for (Member member : members) {
                 member.stop();
@@ -323,6 +336,11 @@ public final class FleetScaleRun {
                 }
 
                 @Override
+                public OptionalInt announcedTotal(String memberId) {
+                    return postgres.announcedTotal(memberId);
+                }
+
+                @Override
                 public boolean announcesChanges() {
                     return postgres.announcesChanges();
                 }
@@ -359,7 +377,9 @@ public final class FleetScaleRun {
                 .append(" the renewals' is that less a window as long with only the observer sampling (*gross* keeps")
                 .append(" it); the observer's own backend is left out of both, as its queries over `pg_stat_activity`")
                 .append(" cost more the more sessions there are. *One round trip* is the same number of sessions each sending `SELECT 1` once a")
-                .append(" heartbeat, less the same: the least any renewal per heartbeat costs this server. Lock")
+                .append(" heartbeat for a window of ").append(window.toSeconds()).append(" s, less the same: a")
+                .append(" bare round trip to a session kept warm by being woken every heartbeat, which a renewal after")
+                .append(" many idle seconds costs more than. Lock")
                 .append(" waiters are the sessions waiting for a lock, sampled every ").append(SAMPLE.toMillis())
                 .append(" ms. Then one more member joins: the heartbeats")
                 .append(" until every member holds its equal share. From ").append(began).append(" to ")
@@ -382,8 +402,12 @@ public final class FleetScaleRun {
                 .append(" of their own: ").append(window.multipliedBy(STEADY_WINDOWS).toSeconds())
                 .append(" s while the total holds, then as long while it moves every heartbeat between the budget")
                 .append(" and three quarters of it, as it does while the database turns saturated and healthy again")
-                .append(" (each move is announced, and every resting member renews at its next heartbeat). Net of a")
-                .append(" window with only the observer, as above.\n\n")
+                .append(" (each move is announced with its value: a resting member follows it at its next heartbeat")
+                .append(" within what its lease grants, and renews only to grow past that). Net of a window with only")
+                .append(" the observer, as above. While the total moves, the connections the members allowed")
+                .append(" themselves together, sampled every ").append(SAMPLE.toMillis()).append(" ms, ranged from ")
+                .append(moving.leastAllowed()).append(" to ").append(moving.mostAllowed()).append(" (the totals: ")
+                .append(BUDGET * 3 / 4).append(" and ").append(BUDGET).append(").\n\n")
                 .append("| members | total | renewals/s | server CPU of the renewals, % of one core |\n")
                 .append("|---|---|---|---|\n")
                 .append("| ").append(moving.members()).append(" | holds | ")

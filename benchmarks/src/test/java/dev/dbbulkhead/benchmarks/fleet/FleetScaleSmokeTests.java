@@ -24,6 +24,6 @@ class FleetScaleSmokeTests {
         assertThat(report).contains("| members | renewals/s |", "| " + FleetScaleRun.SIZES[0] + " | ")
                 .doesNotContain("not within")
                 .contains("| " + FleetScaleRun.SIZES[0] + " | holds | ", "| " + FleetScaleRun.SIZES[0]
-                        + " | moves every heartbeat | ");
+                        + " | moves every heartbeat | ", "allowed themselves together");
     }
 }
