@@ -28,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  *       that lease is valid by its own clock: from the moment <em>before</em> it asked for the renewal, less two
  *       lease checks ({@link FleetSettings#leaseCheck()}), so that it has stopped using the share before the
  *       coordinator's clock lets anyone else take it.</li>
+ *   <li><b>Join within the budget.</b> Started with {@link #startWithinBudget}, the member returns only once granted
+ *       at least its floor, so that its first connection is within the budget too.</li>
  *   <li><b>Shrink before giving back.</b> A lowered target is applied to every target first; the share is given
  *       back in a second renewal as soon as the work admitted under the larger share has let go of its connections
  *       (waiting at most a heartbeat for it), and never below what the pool still holds.</li>
@@ -40,7 +42,7 @@ public final class FleetMember {
 
     /** Where the member stands. */
     public enum Status {
-        /** Started, no lease granted yet: running on the floor. */
+        /** Started, no lease granted yet: on the floor. */
         JOINING,
         /** Holding an unexpired lease. */
         LEASED,
@@ -156,12 +158,107 @@ public final class FleetMember {
         this.drainPollNanos = Math.max(1, heartbeatNanos / 20);
     }
 
-    /** Falls to the floor, then starts renewing: the first heartbeat at once. */
+    /**
+     * Falls to the floor, then starts renewing: the first heartbeat at once. The floor is used before the fleet has
+     * granted anything; an instance that can wait before it uses a connection joins with {@link #startWithinBudget}.
+     */
     public void start() {
+        fallToFloorToJoin();
+        startBeating(0);
+    }
+
+    /**
+     * Joins the fleet before this instance uses a connection, so that its floor too is within the budget: renews on
+     * the calling thread, and again every heartbeat while the grants of the others leave no room for its floor (they
+     * hear of the newcomer and give back at their next heartbeat), then starts renewing as {@link #start()} does. The
+     * targets stand on the floor meanwhile; the caller uses none of it before this returns.
+     *
+     * <p>Returns true once a renewal granted at least the floor. Returns false, the member then running on its floor
+     * outside the budget until a renewal grants it, as after {@link #start()}:
+     * <ul>
+     *   <li>when {@code wait} passed first (a member that does not renew keeps its grant until its lease expired);</li>
+     *   <li>at once when a renewal failed (coordinator unreachable: the heartbeat keeps trying) or was granted too late
+     *       to be used;</li>
+     *   <li>when the calling thread was interrupted while it waited; the interrupt flag stays set;</li>
+     *   <li>when the member was stopped meanwhile; it then does not start renewing.</li>
+     * </ul>
+     *
+     * @param wait how long to wait for room for the floor: the lease ttl lets any member that no longer renews lose
+     *             its grant
+     */
+    public boolean startWithinBudget(Duration wait) {
+        if (wait.isNegative()) {
+            throw new IllegalArgumentException("wait must not be negative, was " + wait);
+        }
+        fallToFloorToJoin();
+        boolean granted = awaitGrantOfFloor(nanoTime.getAsLong() + wait.toNanos(), wait);
+        startBeating(granted ? heartbeatNanos : 0);
+        return granted;
+    }
+
+    private void fallToFloorToJoin() {
         state.lock();
         try {
             applyLocked(settings.floor(), "joining");
-            heartbeatTask = scheduler.scheduleWithFixedDelay(this::heartbeat, 0, settings.heartbeat().toNanos(),
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** Renews until a lease grants at least the floor; see {@link #startWithinBudget} for every way it returns. */
+    private boolean awaitGrantOfFloor(long until, Duration wait) {
+        renewal.lock();
+        try {
+            boolean reported = false;
+            while (!isStopping()) {
+                renewOnce();
+                Lease granted = grantedLease();
+                if (granted != null && granted.granted() >= settings.floor()) {
+                    return true;
+                }
+                long left = until - nanoTime.getAsLong();
+                if (granted == null || left <= 0 || Thread.currentThread().isInterrupted()) {
+                    if (granted != null) {
+                        log.warn("Fleet member " + settings.memberId() + ": no room for its floor of "
+                                + settings.floor() + " within " + wait + " (granted " + granted.granted() + " of "
+                                + ofTotal(granted) + " among " + granted.members().size() + " members); it runs on"
+                                + " its floor outside the budget until a renewal grants it", null);
+                    }
+                    return false;
+                }
+                if (!reported) {
+                    reported = true;
+                    log.info("Fleet member " + settings.memberId() + " waits for room for its floor of "
+                            + settings.floor() + " (granted " + granted.granted() + " of " + ofTotal(granted)
+                            + " among " + granted.members().size() + " members): the others give back at their"
+                            + " next heartbeat");
+                }
+                LockSupport.parkNanos(Math.min(heartbeatNanos, left));
+            }
+            return false;
+        } finally {
+            renewal.unlock();
+        }
+    }
+
+    /** The lease of the last renewal while the member holds it; null after a failed or late one, or without a lease. */
+    private @Nullable Lease grantedLease() {
+        state.lock();
+        try {
+            return leased() && lastFailure == null ? lease : null;
+        } finally {
+            state.unlock();
+        }
+    }
+
+    /** Schedules the heartbeat and the lease check, unless the member was stopped before. */
+    private void startBeating(long firstHeartbeatNanos) {
+        state.lock();
+        try {
+            if (stopping) {
+                return;
+            }
+            heartbeatTask = scheduler.scheduleWithFixedDelay(this::heartbeat, firstHeartbeatNanos, heartbeatNanos,
                     TimeUnit.NANOSECONDS);
             leaseCheckTask = scheduler.scheduleWithFixedDelay(this::checkLease, leaseCheckNanos, leaseCheckNanos,
                     TimeUnit.NANOSECONDS);

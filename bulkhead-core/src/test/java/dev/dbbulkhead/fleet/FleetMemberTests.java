@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +20,7 @@ class FleetMemberTests {
     private static final Duration HEARTBEAT = Duration.ofSeconds(1);
     private static final Duration LEASE_TTL = Duration.ofSeconds(10);
     private static final int FLOOR = 2;
+    private static final Duration JOINER_HEARTBEAT = Duration.ofMillis(10);
 
     private final AtomicLong clock = new AtomicLong(1_000);
     private final List<String> events = new ArrayList<>();
@@ -266,6 +268,86 @@ class FleetMemberTests {
 
         assertThat(events).as("nothing renewed after the share was given back").isEmpty();
         assertThat(member.snapshot().status()).isEqualTo(FleetMember.Status.LEFT);
+    }
+
+    @Test
+    void joiningWithinTheBudgetRenewsEveryHeartbeatUntilGrantedItsFloorAndOnlyThenReturnsAndBeats() {
+        FleetMember joiner = joiner();
+        List<Lease> answers = new ArrayList<>(List.of(lease(0, 4), lease(FLOOR - 1, 4), lease(3, 4)));
+        answer = request -> answers.remove(0);
+
+        assertThat(joiner.startWithinBudget(Duration.ofSeconds(30))).isTrue();
+
+        assertThat(events).containsExactly("apply " + FLOOR, "renew in use " + FLOOR, "renew in use " + FLOOR,
+                "renew in use " + FLOOR, "apply 3");
+        assertThat(logLines).filteredOn(line -> line.contains("waits for room")).containsExactly(
+                "INFO Fleet member j waits for room for its floor of 2 (granted 0 of budget 12 among 0 members):"
+                        + " the others give back at their next heartbeat");
+        assertThat(scheduler.initialDelaysNanos).as("the next renewal a heartbeat on, the lease check")
+                .containsExactly(JOINER_HEARTBEAT.toNanos(), Duration.ofMillis(100).toNanos());
+    }
+
+    @Test
+    void joiningGivesUpWaitingForRoomOnceItsWaitPassedAndRunsOnItsFloorRenewingFromTheNextHeartbeat() {
+        FleetMember joiner = joiner();
+        answer = request -> {
+            clock.addAndGet(JOINER_HEARTBEAT.toNanos());
+            return lease(0, 4);
+        };
+
+        assertThat(joiner.startWithinBudget(JOINER_HEARTBEAT.multipliedBy(3))).isFalse();
+
+        assertThat(events).containsExactly("apply " + FLOOR, "renew in use " + FLOOR, "renew in use " + FLOOR,
+                "renew in use " + FLOOR);
+        assertThat(joiner.snapshot().applied()).isEqualTo(FLOOR);
+        assertThat(logLines).contains("WARN Fleet member j: no room for its floor of 2 within PT0.03S (granted 0 of"
+                + " budget 12 among 0 members); it runs on its floor outside the budget until a renewal grants it");
+        assertThat(scheduler.initialDelaysNanos).first().isEqualTo(0L);
+    }
+
+    @Test
+    void joiningWithAnUnreachableCoordinatorStartsOnItsFloorAtOnce() {
+        FleetMember joiner = joiner();
+        answer = request -> {
+            throw new FleetUnavailableException("down", new SQLException("connection refused"));
+        };
+
+        assertThat(joiner.startWithinBudget(Duration.ofSeconds(30))).isFalse();
+
+        assertThat(events).containsExactly("apply " + FLOOR, "renew in use " + FLOOR);
+        assertThat(joiner.snapshot().status()).isEqualTo(FleetMember.Status.JOINING);
+        assertThat(scheduler.initialDelaysNanos).first().isEqualTo(0L);
+    }
+
+    @Test
+    void aMemberStoppedWhileItWaitsForRoomNeverStartsRenewing() throws InterruptedException {
+        FleetMember joiner = joiner();
+        AtomicReference<Thread> stopper = new AtomicReference<>();
+        answer = request -> {
+            if (stopper.get() == null) {
+                Thread stopping = new Thread(joiner::stop);
+                stopper.set(stopping);
+                stopping.start();
+                // Stopping waits for the join to let go of the renewal, once it has said it stops.
+                while (stopping.getState() != Thread.State.WAITING) {
+                    Thread.onSpinWait();
+                }
+            }
+            return lease(0, 4);
+        };
+
+        assertThat(joiner.startWithinBudget(Duration.ofSeconds(30))).isFalse();
+        stopper.get().join();
+
+        assertThat(scheduler.initialDelaysNanos).isEmpty();
+        assertThat(joiner.snapshot().status()).isEqualTo(FleetMember.Status.LEFT);
+        assertThat(events).endsWith("leave");
+    }
+
+    /** A member whose heartbeat is short: it waits for room in real time, a heartbeat at a time. */
+    private FleetMember joiner() {
+        return new FleetMember(coordinator, new FleetSettings("j", 1, 10, FLOOR, JOINER_HEARTBEAT,
+                Duration.ofSeconds(1)), List.of(target), scheduler, log, clock::get);
     }
 
     private static Lease lease(int granted, int target) {

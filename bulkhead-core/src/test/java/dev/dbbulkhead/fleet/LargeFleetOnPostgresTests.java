@@ -111,6 +111,30 @@ class LargeFleetOnPostgresTests {
         });
     }
 
+    @Test
+    void aNewcomerToAFullBudgetWaitsForTheOthersToGiveBackBeforeItUsesItsFloor() {
+        members.add(start("m0"));
+        members.add(start("m1"));
+        Await.until("two members hold the whole budget", () -> members.stream()
+                .allMatch(member -> member.snapshot().granted() == BUDGET / 2) && grantedInAll() == BUDGET);
+        HikariDataSource pool = database.pool(1);
+        pools.add(pool);
+        RecordingFleetLog log = new RecordingFleetLog();
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        schedulers.add(scheduler);
+        FleetMember newcomer = new FleetMember(new PostgresFleetCoordinator(pool, "fleet", BUDGET),
+                new FleetSettings("m2", 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log);
+
+        // The wait is only a guard against a hang: the others give back at their next heartbeat.
+        assertThat(newcomer.startWithinBudget(Duration.ofMinutes(1))).isTrue();
+
+        assertThat(log.lines).anyMatch(line -> line.startsWith("INFO Fleet member m2 waits for room for its floor of 1"
+                + " (granted 0 of budget 14 among 3 members)"));
+        int newcomerGranted = newcomer.snapshot().granted();
+        assertThat(newcomerGranted).as("granted its floor at least before it uses it").isGreaterThanOrEqualTo(1);
+        assertThat(grantedInAll()).as("the newcomer's floor within the budget").isLessThanOrEqualTo(BUDGET);
+    }
+
     private FleetMember start(String id) {
         HikariDataSource pool = database.pool(1);
         pools.add(pool);

@@ -1,5 +1,7 @@
 package dev.dbbulkhead.fleet;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -9,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 final class ManualScheduler extends ScheduledThreadPoolExecutor {
 
     int cancelled;
+    /** The first delay of each periodic task, in nanoseconds, in the order they were scheduled. */
+    final List<Long> initialDelaysNanos = new ArrayList<>();
 
     ManualScheduler() {
         super(1);
@@ -17,6 +21,7 @@ final class ManualScheduler extends ScheduledThreadPoolExecutor {
     @Override
     public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay,
                                                      TimeUnit unit) {
+        initialDelaysNanos.add(unit.toNanos(initialDelay));
         return new ScheduledFuture<Object>() {
             @Override
             public long getDelay(TimeUnit timeUnit) {

@@ -12,7 +12,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * This application's membership of the fleet as a lifecycle: it joins before the web server starts serving and
+ * This application's membership of the fleet as a lifecycle: it joins, once the fleet has room for its floor, before
+ * the web server starts serving and
  * leaves after the web server stopped, so that the share it gives back is no longer in use. Holds the ceilings
  * through which anything else that sets a coordinated workload's B must go.
  */
@@ -50,9 +51,14 @@ public final class FleetMembership implements SmartLifecycle {
         FleetMember create(ScheduledExecutorService scheduler);
     }
 
+    /**
+     * Joins before the web server serves: waits, for at most the lease ttl, until the fleet has room for the member's
+     * floor ({@link FleetMember#startWithinBudget}), so that the instance takes no traffic on connections the budget
+     * does not cover.
+     */
     @Override
     public void start() {
-        member.start();
+        member.startWithinBudget(member.settings().leaseTtl());
         running = true;
     }
 

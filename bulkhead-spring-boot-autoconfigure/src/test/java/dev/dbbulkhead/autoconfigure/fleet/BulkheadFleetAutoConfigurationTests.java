@@ -223,6 +223,26 @@ class BulkheadFleetAutoConfigurationTests {
         assertThat(side.queryForObject("SELECT count(*) FROM " + table, Integer.class)).isZero();
     }
 
+    @Test
+    void anInstanceJoiningAFullBudgetStartsOnlyOnceTheOthersGaveBackRoomForItsFloor(CapturedOutput output) {
+        JdbcTemplate side = new JdbcTemplate(dataSourceOfTheSchema());
+        ApplicationContextRunner instance = runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres",
+                "db.bulkhead.fleet.connection-budget=5");
+        instance.run(first -> {
+            FleetMembership holder = first.getBean(FleetMembership.class);
+            Await.until("the first instance holds the whole budget", () -> holder.snapshot().granted() == 5);
+
+            instance.run(second -> {
+                FleetMember.Snapshot newcomer = second.getBean(FleetMembership.class).snapshot();
+                assertThat(newcomer.granted()).as("its floor, one per workload, granted before it started")
+                        .isGreaterThanOrEqualTo(2);
+                assertThat(side.queryForObject("SELECT sum(granted) FROM " + table, Integer.class))
+                        .isLessThanOrEqualTo(5);
+            });
+        });
+        assertThat(output).contains("waits for room for its floor of 2 (granted 0 of budget 5 among 2 members)");
+    }
+
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
             "connection-budget | 0     | 0       | must be between 1 and",
