@@ -75,7 +75,8 @@ public final class FleetSaturationMember {
             FleetMember member = new FleetMember(coordinator, settings,
                     List.of(new GateShares(List.of(new ConcurrencyCeiling(gate))), new HikariPoolShare(pool)),
                     scheduler);
-            member.start();
+            // As the starter's membership joins: once the fleet has room for the floor, before any caller runs.
+            member.startWithinBudget(settings.leaseTtl());
             AtomicBoolean running = new AtomicBoolean(true);
             AtomicLong committed = new AtomicLong();
             List<Thread> callers = startCallers(new JdbcBulkhead(gate, pool), Integer.parseInt(options.get("callers")),

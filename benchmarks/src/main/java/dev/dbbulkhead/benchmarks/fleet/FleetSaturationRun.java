@@ -31,7 +31,8 @@ import java.util.concurrent.locks.LockSupport;
  * server only, every {@value #SAMPLE_MILLIS} ms: the members' pool sessions (named as members name them), those of them
  * running a statement, and the newest total in the lease table.
  *
- * <p>Targets: the members' sessions within the budget at every sample; after each lowering of the total, what they run
+ * <p>Each member starts once those before it hold all they can, so that the last joins a budget held in full.
+ * Targets: the members' sessions within the budget at every sample; after each lowering of the total, what they run
  * within it (or within one session a member, their floors, when that is more) within three heartbeats.
  */
 public final class FleetSaturationRun {
@@ -72,21 +73,26 @@ public final class FleetSaturationRun {
         double surgeAt;
         double surgeEndedAt;
         long[] commits = new long[3];
-        try (Connection observer = database.connect()) {
+        AtomicBoolean watching = new AtomicBoolean(true);
+        long origin = System.nanoTime();
+        // Watched from before the first member starts, so that the joins are in the samples too.
+        Thread watcher = watchInTheBackground(database, table, origin, watching, samples);
+        try {
             for (int i = 0; i < MEMBERS; i++) {
+                // Each joins once the members before it hold all they can: the last joins a budget held in full.
+                awaitGrantedInAll(database, table, Math.min(BUDGET, i * POOL));
                 AtomicLong committed = new AtomicLong();
                 committedByMember.add(committed);
                 members.add(startMember(database, table, "m" + i, committed));
             }
-            long origin = System.nanoTime();
             long done = committed(committedByMember);
-            watch(observer, table, origin, alone, samples);
+            pause(alone);
             commits[0] = committed(committedByMember) - done;
             surgeAt = seconds(origin);
             AtomicBoolean surging = new AtomicBoolean(true);
             List<Thread> surgeThreads = startSurge(database, surging, 3 * CPUS);
             done = committed(committedByMember);
-            watch(observer, table, origin, surge, samples);
+            pause(surge);
             commits[1] = committed(committedByMember) - done;
             surging.set(false);
             for (Thread thread : surgeThreads) {
@@ -94,9 +100,11 @@ public final class FleetSaturationRun {
             }
             surgeEndedAt = seconds(origin);
             done = committed(committedByMember);
-            watch(observer, table, origin, after, samples);
+            pause(after);
             commits[2] = committed(committedByMember) - done;
         } finally {
+            watching.set(false);
+            watcher.join();
             for (Process member : members) {
                 member.getOutputStream().close();
             }
@@ -157,23 +165,77 @@ public final class FleetSaturationRun {
         return threads;
     }
 
-    private static void watch(Connection observer, String table, long origin, Duration phase, List<Sample> samples)
-            throws SQLException {
+    private static void pause(Duration phase) {
         long end = System.nanoTime() + phase.toNanos();
+        for (long left = phase.toNanos(); left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    /** Samples the server every {@value #SAMPLE_MILLIS} ms into {@code samples} until {@code watching} turns false. */
+    private static Thread watchInTheBackground(TestDatabase database, String table, long origin,
+                                               AtomicBoolean watching, List<Sample> samples) {
         String query = "SELECT count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "'),"
                 + " count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "' AND state = 'active'),"
                 + " (SELECT fleet_total FROM " + table + " WHERE fleet_total_at IS NOT NULL"
                 + " ORDER BY fleet_total_at DESC LIMIT 1),"
                 + " (SELECT count(*) FROM " + table + " WHERE granted > 0) FROM pg_stat_activity";
-        try (Statement statement = observer.createStatement()) {
-            while (System.nanoTime() < end) {
-                try (ResultSet row = statement.executeQuery(query)) {
-                    row.next();
-                    samples.add(new Sample(seconds(origin), row.getInt(1), row.getInt(2), row.getInt(3),
-                            row.getInt(4)));
+        String before = "SELECT count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "'),"
+                + " count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "' AND state = 'active'),"
+                + " 0, 0 FROM pg_stat_activity";
+        return Thread.ofPlatform().start(() -> {
+            try (Connection observer = database.connect(); Statement statement = observer.createStatement()) {
+                boolean tableMade = false;
+                while (watching.get()) {
+                    // The first member to renew makes the table; until then only the sessions can be counted.
+                    tableMade = tableMade || exists(statement, table);
+                    try (ResultSet row = statement.executeQuery(tableMade ? query : before)) {
+                        row.next();
+                        Sample sample = new Sample(seconds(origin), row.getInt(1), row.getInt(2), row.getInt(3),
+                                row.getInt(4));
+                        // Read by the run only once this thread has ended (join).
+                        samples.add(sample);
+                    }
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SAMPLE_MILLIS));
+                }
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /**
+     * Waits, at most a minute, until the table's grants add up to {@code granted}, each member granted its target; at
+     * once for 0.
+     */
+    private static void awaitGrantedInAll(TestDatabase database, String table, int granted) throws SQLException {
+        if (granted == 0) {
+            return;
+        }
+        long end = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        try (Connection connection = database.connect(); Statement statement = connection.createStatement()) {
+            while (true) {
+                if (exists(statement, table)) {
+                    try (ResultSet row = statement.executeQuery("SELECT coalesce(sum(granted), 0),"
+                            + " count(*) FILTER (WHERE granted <> target) FROM " + table)) {
+                        row.next();
+                        if (row.getInt(1) == granted && row.getInt(2) == 0) {
+                            return;
+                        }
+                    }
+                }
+                if (System.nanoTime() - end >= 0) {
+                    throw new IllegalStateException("the members' grants did not reach " + granted);
                 }
                 LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(SAMPLE_MILLIS));
             }
+        }
+    }
+
+    private static boolean exists(Statement statement, String table) throws SQLException {
+        try (ResultSet row = statement.executeQuery("SELECT to_regclass('" + table + "') IS NOT NULL")) {
+            row.next();
+            return row.getBoolean(1);
         }
     }
 
@@ -222,8 +284,8 @@ public final class FleetSaturationRun {
         targets.row("the members' sessions within the budget (" + BUDGET + ") at every " + SAMPLE_MILLIS + " ms sample,"
                 + " once every member had joined", String.format(Locale.ROOT, "most %d in %d samples from %.1f s on",
                 mostOnceJoined, samples.size() - joined, joinedAt), withinBudget ? "yes" : "no");
-        targets.row("the same, the joins included (a member on its floor before its first grant is outside the"
-                + " budget by design)", "most " + mostSessions + " in " + samples.size() + " samples",
+        targets.row("the same, the joins included (a member joins once the fleet has room for its floor)",
+                "most " + mostSessions + " in " + samples.size() + " samples",
                 mostSessions <= BUDGET ? "yes" : "no");
         targets.row("the total lowered within three heartbeats of the surge's start",
                 String.format(Locale.ROOT, "%.1f s (%.1f heartbeats)", lowered, lowered / heartbeat),
@@ -255,8 +317,12 @@ public final class FleetSaturationRun {
                         + " closed loop (a %d ms statement each), budget %d, `total: database`, heartbeat %s, lease ttl"
                         + " %s, signals every %s, %d server CPUs. The surge: %d sessions of another client running a"
                         + " CPU-bound query, outside every gate, from %.1f s to %.1f s. Watched from the server every"
-                        + " %d ms. A member's floor of one session is outside the budget: the members run within the"
-                        + " total or within one session each, whichever is more. From %s, %d samples.%n%n",
+                        + " %d ms, from before the first member starts. Each member starts once those before it hold"
+                        + " all they can, so that the third joins a budget held in full; a member joins once the others"
+                        + " have given back room for its floor of one session"
+                        + " (`FleetMember.startWithinBudget`, as the starter joins), and opens no connection before;"
+                        + " below a total of one session a member, the members run on their floors, within the"
+                        + " budget. From %s, %d samples.%n%n",
                         MEMBERS, POOL, CALLERS, WORK_MILLIS, BUDGET, HEARTBEAT, LEASE_TTL, INTERVAL, CPUS, 3 * CPUS,
                         surgeAt, surgeEndedAt, SAMPLE_MILLIS, began, samples.size())
                 + targets + "\n" + phases + "\n![the fleet's total and its sessions](fleet-saturation.png)\n\n"
