@@ -191,7 +191,7 @@ public final class FleetMember {
             throw new IllegalArgumentException("wait must not be negative, was " + wait);
         }
         fallToFloorToJoin();
-        boolean granted = awaitGrantOfFloor(nanoTime.getAsLong() + wait.toNanos(), wait);
+        boolean granted = awaitGrantOfFloor(wait);
         startBeating(granted ? heartbeatNanos : 0);
         return granted;
     }
@@ -206,7 +206,8 @@ public final class FleetMember {
     }
 
     /** Renews until a lease grants at least the floor; see {@link #startWithinBudget} for every way it returns. */
-    private boolean awaitGrantOfFloor(long until, Duration wait) {
+    private boolean awaitGrantOfFloor(Duration wait) {
+        long until = nanoTime.getAsLong() + wait.toNanos();
         renewal.lock();
         try {
             boolean reported = false;
@@ -220,8 +221,7 @@ public final class FleetMember {
                 if (granted == null || left <= 0 || Thread.currentThread().isInterrupted()) {
                     if (granted != null) {
                         log.warn("Fleet member " + settings.memberId() + ": no room for its floor of "
-                                + settings.floor() + " within " + wait + " (granted " + granted.granted() + " of "
-                                + ofTotal(granted) + " among " + granted.members().size() + " members); it runs on"
+                                + settings.floor() + " within " + wait + " (" + grantAmong(granted) + "); it runs on"
                                 + " its floor outside the budget until a renewal grants it", null);
                     }
                     return false;
@@ -229,8 +229,7 @@ public final class FleetMember {
                 if (!reported) {
                     reported = true;
                     log.info("Fleet member " + settings.memberId() + " waits for room for its floor of "
-                            + settings.floor() + " (granted " + granted.granted() + " of " + ofTotal(granted)
-                            + " among " + granted.members().size() + " members): the others give back at their"
+                            + settings.floor() + " (" + grantAmong(granted) + "): the others give back at their"
                             + " next heartbeat");
                 }
                 LockSupport.parkNanos(Math.min(heartbeatNanos, left));
@@ -485,8 +484,7 @@ public final class FleetMember {
             followedTarget = 0;
             if (status != Status.LEASED) {
                 log.info("Fleet member " + settings.memberId() + (status == Status.JOINING ? " joined" : " rejoined")
-                        + " the fleet: granted " + renewed.granted() + " of " + ofTotal(renewed) + " among "
-                        + renewed.members().size() + " members");
+                        + " the fleet: " + grantAmong(renewed));
             }
             status = Status.LEASED;
             int previous = applied;
@@ -497,6 +495,11 @@ public final class FleetMember {
         } finally {
             state.unlock();
         }
+    }
+
+    /** A lease's grant, for the log: {@code granted 2 of budget 12 among 3 members}. */
+    private static String grantAmong(Lease lease) {
+        return "granted " + lease.granted() + " of " + ofTotal(lease) + " among " + lease.members().size() + " members";
     }
 
     /** What the targets split, for the log: the budget, or the total and the budget while they differ. */

@@ -120,10 +120,7 @@ class LargeFleetOnPostgresTests {
         HikariDataSource pool = database.pool(1);
         pools.add(pool);
         RecordingFleetLog log = new RecordingFleetLog();
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        schedulers.add(scheduler);
-        FleetMember newcomer = new FleetMember(new PostgresFleetCoordinator(pool, "fleet", BUDGET),
-                new FleetSettings("m2", 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log);
+        FleetMember newcomer = member("m2", new PostgresFleetCoordinator(pool, "fleet", BUDGET), log);
 
         // The wait is only a guard against a hang: the others give back at their next heartbeat.
         assertThat(newcomer.startWithinBudget(Duration.ofMinutes(1))).isTrue();
@@ -142,12 +139,17 @@ class LargeFleetOnPostgresTests {
     }
 
     private FleetMember start(String id, FleetCoordinator coordinator, FleetLog log) {
-        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
-        schedulers.add(scheduler);
-        FleetMember member = new FleetMember(coordinator,
-                new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log);
+        FleetMember member = member(id, coordinator, log);
         member.start();
         return member;
+    }
+
+    /** A member on a scheduler of its own, not started. */
+    private FleetMember member(String id, FleetCoordinator coordinator, FleetLog log) {
+        ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+        schedulers.add(scheduler);
+        return new FleetMember(coordinator, new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL),
+                List.of(connections -> true), scheduler, log);
     }
 
     /** The distinct lengths of the table's leases, in milliseconds. */

@@ -86,13 +86,13 @@ public final class FleetSaturationRun {
                 members.add(startMember(database, table, "m" + i, committed));
             }
             long done = committed(committedByMember);
-            pause(alone);
+            Thread.sleep(alone);
             commits[0] = committed(committedByMember) - done;
             surgeAt = seconds(origin);
             AtomicBoolean surging = new AtomicBoolean(true);
             List<Thread> surgeThreads = startSurge(database, surging, 3 * CPUS);
             done = committed(committedByMember);
-            pause(surge);
+            Thread.sleep(surge);
             commits[1] = committed(committedByMember) - done;
             surging.set(false);
             for (Thread thread : surgeThreads) {
@@ -100,7 +100,7 @@ public final class FleetSaturationRun {
             }
             surgeEndedAt = seconds(origin);
             done = committed(committedByMember);
-            pause(after);
+            Thread.sleep(after);
             commits[2] = committed(committedByMember) - done;
         } finally {
             watching.set(false);
@@ -165,24 +165,15 @@ public final class FleetSaturationRun {
         return threads;
     }
 
-    private static void pause(Duration phase) {
-        long end = System.nanoTime() + phase.toNanos();
-        for (long left = phase.toNanos(); left > 0; left = end - System.nanoTime()) {
-            LockSupport.parkNanos(left);
-        }
-    }
-
     /** Samples the server every {@value #SAMPLE_MILLIS} ms into {@code samples} until {@code watching} turns false. */
     private static Thread watchInTheBackground(TestDatabase database, String table, long origin,
                                                AtomicBoolean watching, List<Sample> samples) {
-        String query = "SELECT count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "'),"
-                + " count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "' AND state = 'active'),"
-                + " (SELECT fleet_total FROM " + table + " WHERE fleet_total_at IS NOT NULL"
+        String sessions = "SELECT count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "'),"
+                + " count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "' AND state = 'active'),";
+        String query = sessions + " (SELECT fleet_total FROM " + table + " WHERE fleet_total_at IS NOT NULL"
                 + " ORDER BY fleet_total_at DESC LIMIT 1),"
                 + " (SELECT count(*) FROM " + table + " WHERE granted > 0) FROM pg_stat_activity";
-        String before = "SELECT count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "'),"
-                + " count(*) FILTER (WHERE application_name LIKE '" + MEMBER_SESSIONS + "' AND state = 'active'),"
-                + " 0, 0 FROM pg_stat_activity";
+        String before = sessions + " 0, 0 FROM pg_stat_activity";
         return Thread.ofPlatform().start(() -> {
             try (Connection observer = database.connect(); Statement statement = observer.createStatement()) {
                 boolean tableMade = false;
