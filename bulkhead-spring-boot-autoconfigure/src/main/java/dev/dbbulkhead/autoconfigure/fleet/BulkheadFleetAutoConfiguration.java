@@ -13,18 +13,14 @@ import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.FleetTotals;
-import dev.dbbulkhead.fleet.GateShares;
 import dev.dbbulkhead.fleet.PostgresFleetCoordinator;
-import dev.dbbulkhead.fleet.ShareTarget;
 import dev.dbbulkhead.fleet.support.ApplicationFleetLog;
-import dev.dbbulkhead.fleet.support.FencingReadiness;
 import dev.dbbulkhead.fleet.support.FleetConnections;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.fleet.support.FleetPool;
 import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.fleet.support.SessionNames;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
-import dev.dbbulkhead.saturation.FleetTotalPolicy;
 import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
@@ -36,9 +32,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -47,8 +42,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.sql.init.dependency.DatabaseInitializationDependencyConfigurer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 
 /**
@@ -60,11 +57,10 @@ import org.springframework.context.annotation.Role;
 @ConditionalOnClass(HikariDataSource.class)
 @ConditionalOnBean({BulkheadRegistry.class, DataSource.class})
 @ConditionalOnProperty(prefix = BulkheadProperties.PREFIX + ".fleet", name = "coordination", havingValue = "postgres")
+@Import(DatabaseInitializationDependencyConfigurer.class)
 public final class BulkheadFleetAutoConfiguration {
 
     private static final String PREFIX = BulkheadProperties.PREFIX + ".fleet.";
-
-    private static final Log logger = LogFactory.getLog(BulkheadFleetAutoConfiguration.class);
 
     /** Static, as a post-processor must be: it prepares the pool before anything borrows from it. */
     @Bean
@@ -85,17 +81,25 @@ public final class BulkheadFleetAutoConfiguration {
                 timing.leaseTtl());
     }
 
+    /** The fleet's total from the database's signals once the application has started; used with total=database. */
+    @Bean
+    @ConditionalOnMissingBean
+    FleetTotalsFromSignals dbBulkheadFleetTotalsFromSignals(ObjectProvider<DatabaseSignalsSampling> signals) {
+        return new FleetTotalsFromSignals(signals);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     FleetCoordinator dbBulkheadFleetCoordinator(FleetConnections connections, BulkheadProperties properties,
-            ObjectProvider<DatabaseSignalsSampling> signals) {
+            FleetTotalsFromSignals totalsFromSignals, ListableBeanFactory beanFactory) {
         Fleet fleet = properties.getFleet();
         int budget = fleet.getConnectionBudget() != null
                 ? ResolvedSettings.requireValid(PREFIX + "connection-budget", fleet.getConnectionBudget(),
                         BulkheadFleetAutoConfiguration::requirePositive)
                 : derivedBudget(connections.dataSource(), fleet.getOtherConnections());
         FleetSettings timing = Timing.of(fleet).settings();
-        FleetTotals totals = fleet.getTotal() == FleetTotal.DATABASE ? followingTheDatabase(signals) : null;
+        FleetTotals totals = fleet.getTotal() == FleetTotal.DATABASE
+                ? followingTheDatabase(totalsFromSignals, beanFactory) : null;
         return ResolvedSettings.requireValid(PREFIX + "table", fleet.getTable(),
                 table -> totals == null
                         ? new PostgresFleetCoordinator(connections.dataSource(), table, budget,
@@ -105,33 +109,61 @@ public final class BulkheadFleetAutoConfiguration {
     }
 
     /**
-     * The fleet's next total from the database's signals as this instance last sampled them; held while no sample is
-     * current (the sampler failing or hung), so that the fleet keeps its last total rather than guess.
+     * The fleet's next total from the database's signals; refused at start-up without them. Checked by bean type
+     * alone: the coordinator is made before schema initialisation, the signals only with the gates after it.
      */
-    private static FleetTotals followingTheDatabase(ObjectProvider<DatabaseSignalsSampling> signals) {
-        DatabaseSignalsSampling sampling = signals.getIfAvailable();
-        if (sampling == null) {
+    private static FleetTotals followingTheDatabase(FleetTotalsFromSignals totals, ListableBeanFactory beanFactory) {
+        if (beanFactory.getBeanNamesForType(DatabaseSignalsSampling.class, true, false).length == 0) {
             throw BulkheadConfigurationException.invalidProperty(PREFIX + "total", "database",
                     "needs the database's signals: set " + BulkheadProperties.PREFIX + ".database.signals.enabled=true"
                             + ", or total=budget to split the whole connection budget");
         }
-        return FleetTotalPolicy.following(sampling.sampler());
+        return totals;
     }
 
+    /**
+     * The membership, made and joined before schema initialisation, migrations and the JPA bootstrap borrow from the
+     * pool ({@link FleetMembershipInitializerDetector}): it depends on nothing they make. The gates, which come with
+     * the transaction managers, are attached once the application's beans exist.
+     */
     @Bean
     @ConditionalOnMissingBean
     FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
-            BulkheadRegistry registry, BulkheadProperties properties, ObjectProvider<AdaptiveLimits> adaptiveLimits,
-            FleetPoolPreparation preparation, ObjectProvider<FleetConnections> fleetConnections) {
+            BulkheadProperties properties, ObjectProvider<BulkheadRegistry> registry,
+            ObjectProvider<AdaptiveLimits> adaptiveLimits, FleetPoolPreparation preparation) {
         HikariDataSource pool = hikari(dataSource);
         FleetPool fleetPool = preparation.poolFor(pool);
+        HikariPoolShare poolShare = fleetPool.share();
+        SessionNames names = fleetPool.sessionNames();
+        FleetSettings settings = settings(properties.getFleet(), memberId(preparation.tag()),
+                fleetPool.configuredMaximum(), fleetPool.floor(), names == null ? null : names.member());
+        return new FleetMembership((scheduler, gates) -> {
+            FleetMember member = new FleetMember(coordinator, settings, List.of(gates, poolShare), scheduler,
+                    new ApplicationFleetLog());
+            fleetPool.openConnectionsWithin(member::connectionsAllowed);
+            return member;
+        }, () -> coordinatedGates(pool, registry.getObject(), properties,
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new)));
+    }
+
+    /** Whether the other members could fence this one, checked once it has joined, with the starter's coordinator. */
+    @Bean
+    @ConditionalOnBean(FleetConnections.class)
+    FleetFencingCheck dbBulkheadFleetFencingCheck(FleetMembership membership, DataSource dataSource,
+            FleetPoolPreparation preparation) {
+        return new FleetFencingCheck(membership, preparation.poolFor(hikari(dataSource)));
+    }
+
+    /** The ceilings of the workloads on the coordinated pool; refuses the limits that would resize B past them. */
+    private static List<ConcurrencyCeiling> coordinatedGates(HikariDataSource pool, BulkheadRegistry registry,
+            BulkheadProperties properties, AdaptiveLimits adaptiveLimits) {
         List<ConcurrencyCeiling> ceilings = new ArrayList<>();
         for (String name : registry.names()) {
             BulkheadTemplate template = registry.template(name);
             if (template.dataSource().map(BulkheadFleetAutoConfiguration::unwrapHikari).orElse(null) == pool) {
                 // An adaptive limit resizes the gate itself and would step over the share's ceiling: refused until
                 // the limit requests its B through the ceiling as the endpoint's resize does.
-                if (adaptiveLimits.getIfAvailable(AdaptiveLimits::new).find(name).isPresent()) {
+                if (adaptiveLimits.find(name).isPresent()) {
                     throw BulkheadConfigurationException.invalidProperty(
                             BulkheadProperties.PREFIX + ".workloads." + name + ".limit.mode", "adaptive",
                             "a workload on the pool that " + PREFIX + "coordination=postgres shares out must keep"
@@ -150,22 +182,7 @@ public final class BulkheadFleetAutoConfiguration {
                 ceilings.add(new ConcurrencyCeiling(template.gate()));
             }
         }
-        HikariPoolShare poolShare = fleetPool.share();
-        SessionNames names = fleetPool.sessionNames();
-        FleetSettings settings = settings(properties.getFleet(), memberId(preparation.tag()),
-                fleetPool.configuredMaximum(), Math.max(1, ceilings.size()), names == null ? null : names.member());
-        List<ShareTarget> targets = ceilings.isEmpty() ? List.of(poolShare)
-                : List.of(new GateShares(ceilings), poolShare);
-        FleetConnections ownConnections = fleetConnections.getIfAvailable();
-        if (ownConnections != null) {
-            FencingReadiness.check(fleetPool, ownConnections.dataSource()).ifPresent(reason -> logger.warn(
-                    "Fleet member " + settings.memberId() + " cannot be fenced: " + reason));
-        }
-        return new FleetMembership(scheduler -> {
-            FleetMember member = new FleetMember(coordinator, settings, targets, scheduler, new ApplicationFleetLog());
-            fleetPool.openConnectionsWithin(member::connectionsAllowed);
-            return member;
-        }, ceilings);
+        return ceilings;
     }
 
     /** The fleet meters, when the application has Micrometer. */

@@ -25,14 +25,16 @@ public final class FleetPool {
     private final HikariDataSource pool;
     private final int configuredMaximum;
     private final int configuredMinimumIdle;
+    private final int floor;
     private final @Nullable SessionNames sessionNames;
     private final @Nullable ShareBoundConnections connections;
 
-    private FleetPool(HikariDataSource pool, int configuredMaximum, int configuredMinimumIdle,
+    private FleetPool(HikariDataSource pool, int configuredMaximum, int configuredMinimumIdle, int floor,
                       @Nullable SessionNames sessionNames, @Nullable ShareBoundConnections connections) {
         this.pool = pool;
         this.configuredMaximum = configuredMaximum;
         this.configuredMinimumIdle = configuredMinimumIdle;
+        this.floor = floor;
         this.sessionNames = sessionNames;
         this.connections = connections;
     }
@@ -46,8 +48,9 @@ public final class FleetPool {
     public static FleetPool prepare(HikariDataSource pool, int floor, String tag) {
         int maximum = pool.getMaximumPoolSize();
         int minimumIdle = HikariPoolShare.minimumIdleAsConfigured(pool);
+        int start = Math.min(floor, maximum);
         if (pool.getHikariPoolMXBean() != null) {
-            return new FleetPool(pool, maximum, minimumIdle, null, null);
+            return new FleetPool(pool, maximum, minimumIdle, start, null, null);
         }
         SessionNames names = SessionNames.of(pool.getDataSourceProperties().getProperty(APPLICATION_NAME), tag);
         pool.addDataSourceProperty(APPLICATION_NAME, names.member());
@@ -59,10 +62,9 @@ public final class FleetPool {
                     pool.getDataSourceProperties(), pool.getUsername(), pool.getPassword()), pool, floor);
             pool.setDataSource(bound);
         }
-        int start = Math.min(floor, maximum);
         pool.setMinimumIdle(Math.min(minimumIdle, start));
         pool.setMaximumPoolSize(start);
-        return new FleetPool(pool, maximum, minimumIdle, names, bound);
+        return new FleetPool(pool, maximum, minimumIdle, start, names, bound);
     }
 
     /** The pool. */
@@ -73,6 +75,11 @@ public final class FleetPool {
     /** The maximum size it was configured with: the most any share sets, and the most the member asks for. */
     public int configuredMaximum() {
         return configuredMaximum;
+    }
+
+    /** The connections the pool starts on before any grant, within its configured maximum: the member's floor. */
+    public int floor() {
+        return floor;
     }
 
     /** Whether it was prepared before it started; false when it was taken as it stood. */

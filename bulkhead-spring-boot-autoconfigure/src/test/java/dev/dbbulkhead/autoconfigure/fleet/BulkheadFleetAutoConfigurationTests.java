@@ -6,6 +6,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
+import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.SharedDatabase;
 import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
@@ -33,10 +35,14 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 @Timeout(60)
@@ -73,7 +79,8 @@ class BulkheadFleetAutoConfigurationTests {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
                 "db.bulkhead.workloads.orders.limit.mode=adaptive").run(context -> {
                     assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
+                    // Thrown when the gates are attached, once the beans exist: no bean's creation wraps it.
+                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                             .isInstanceOf(BulkheadConfigurationException.class)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.mode")
                             .hasMessageContaining("limit.mode=fixed");
@@ -86,7 +93,8 @@ class BulkheadFleetAutoConfigurationTests {
                 "db.bulkhead.database.signals.enabled=true", "db.bulkhead.workloads.orders.limit.database=steer")
                 .run(context -> {
                     assertThat(context).hasFailed();
-                    assertThat(context.getStartupFailure()).rootCause()
+                    // Thrown when the gates are attached, once the beans exist: no bean's creation wraps it.
+                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                             .isInstanceOf(BulkheadConfigurationException.class)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.database")
                             .hasMessageContaining("limit.database=recommend");
@@ -243,6 +251,63 @@ class BulkheadFleetAutoConfigurationTests {
         assertThat(output).contains("waits for room for its floor of 2 (granted 0 of budget 5 among 2 members)");
     }
 
+    @Test
+    void schemaInitialisationRunsOnlyOnceTheMemberJoinedSoThatWhatItOpensIsWithinTheGrant() {
+        runner.withConfiguration(AutoConfigurations.of(DataSourceInitializationAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.fleet.table=fleet_joined_before_schema_initialisation",
+                        "spring.sql.init.mode=always",
+                        "spring.sql.init.schema-locations=classpath:fleet/schema-records-the-grant.sql")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    // The script read, on its own connection, this member's lease in the fleet's table.
+                    List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
+                            .queryForList("SELECT session_name, granted FROM grant_seen_by_schema_initialisation");
+                    assertThat(seen).as("the member's unexpired lease, as schema initialisation saw it").hasSize(1);
+                    assertThat(seen.getFirst().get("session_name")).asString().contains("(db-bulkhead member ");
+                    assertThat((Integer) seen.getFirst().get("granted")).as("at least its floor, one per workload")
+                            .isGreaterThanOrEqualTo(2);
+                });
+    }
+
+    @Test
+    void withLazyInitialisationTheMemberStillJoinsAtStartUpAndTheShareBoundsTheGates() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .withBean(LazyInitializationBeanFactoryPostProcessor.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    assertThat(membership.isRunning()).isTrue();
+                    assertThat(membership.snapshot().granted()).isEqualTo(5);
+                    BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+                    assertThat(registry.template("orders").gate().config().maxConcurrent()).isEqualTo(3);
+                    assertThat(registry.template("reports").gate().config().maxConcurrent()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aMemberThatCanBeFencedStartsWithoutAFencingWarning(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(FleetMembership.class).snapshot().granted()).isEqualTo(5);
+                });
+        assertThat(output).contains("joined the fleet").doesNotContain("cannot be fenced");
+    }
+
+    @Test
+    void aBeanThatDependsOnDatabaseInitialisationIsMadeOnlyOnceTheMemberJoined() {
+        // Made before the auto-configured beans, were it not for the membership it now depends on.
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .withBean(LeaseSeenAtStartUp.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(LeaseSeenAtStartUp.class).granted)
+                            .as("the member's unexpired lease, read on the bean's own connection as it was made")
+                            .isGreaterThanOrEqualTo(2);
+                });
+    }
+
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
             "connection-budget | 0     | 0       | must be between 1 and",
@@ -321,6 +386,24 @@ class BulkheadFleetAutoConfigurationTests {
         assertThat(output.getOut() + output.getErr())
                 .containsPattern("dev\\.dbbulkhead\\.fleet\\.FleetMember\\s.*Fleet member \\S+ joined the fleet")
                 .containsPattern("dev\\.dbbulkhead\\.fleet\\.FleetMember\\s.*Fleet member \\S+ left the fleet");
+    }
+
+    /** A bean of the application that uses the database as it is made, and says it needs it initialised. */
+    @DependsOnDatabaseInitialization
+    static final class LeaseSeenAtStartUp {
+
+        /** What the fleet's table grants the member whose session this is; 0 without a table or a lease. */
+        final int granted;
+
+        LeaseSeenAtStartUp(DataSource dataSource, BulkheadProperties properties) {
+            JdbcTemplate jdbc = new JdbcTemplate(dataSource);
+            String table = properties.getFleet().getTable();
+            boolean exists = Boolean.TRUE.equals(
+                    jdbc.queryForObject("SELECT to_regclass(?) IS NOT NULL", Boolean.class, table));
+            this.granted = !exists ? 0 : jdbc.queryForObject("SELECT coalesce(max(granted), 0) FROM " + table
+                    + " WHERE session_name = current_setting('application_name') AND lease_expires_at > now()",
+                    Integer.class);
+        }
     }
 
     /** Work that runs while the application starts, before the fleet membership does: as schema initialisation. */

@@ -92,8 +92,20 @@ class FleetPoolTests {
 
                 Await.until("both named on the server", () -> new PoolSessions(database, names.coordinator()).pids()
                         .size() == 1 && new PoolSessions(database, names.member()).pids().size() == 1);
-                assertThat(FencingReadiness.check(fleetPool, coordinator.dataSource())).isEmpty();
+                try (Connection coordinatorSession = coordinator.dataSource().getConnection()) {
+                    assertThat(FencingReadiness.check(fleetPool)).isEmpty();
+                }
             }
+        }
+    }
+
+    @Test
+    void withoutTheCoordinatorsSessionOnTheServerTheCheckSaysItCouldNotTell() throws SQLException {
+        try (HikariDataSource pool = unstarted(2)) {
+            FleetPool fleetPool = FleetPool.prepare(pool, 1, "5e6f7a8b");
+            assertThat(FencingReadiness.check(fleetPool)).get().asString()
+                    .contains("could not check that the coordinator may end this member's sessions")
+                    .contains("no session named '" + Objects.requireNonNull(fleetPool.sessionNames()).coordinator());
         }
     }
 
@@ -109,8 +121,10 @@ class FleetPoolTests {
             asAnotherRole.setUsername(role);
             asAnotherRole.setPassword("other");
             asAnotherRole.setSchema(null);
-            try (asAnotherRole) {
-                assertThat(FencingReadiness.check(fleetPool, asAnotherRole)).get().asString()
+            asAnotherRole.addDataSourceProperty("ApplicationName",
+                    Objects.requireNonNull(fleetPool.sessionNames()).coordinator());
+            try (asAnotherRole; Connection coordinatorSession = asAnotherRole.getConnection()) {
+                assertThat(FencingReadiness.check(fleetPool)).get().asString()
                         .contains("the pool's sessions run as role '" + database.server().username() + "'")
                         .contains("coordinator's as role '" + role + "'")
                         .contains("every member must connect as the same role to the same database");

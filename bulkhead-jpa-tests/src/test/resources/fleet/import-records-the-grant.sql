@@ -1,0 +1,2 @@
+CREATE TABLE grant_seen_by_hibernate (session_name text, granted integer);
+INSERT INTO grant_seen_by_hibernate SELECT session_name, granted FROM fleet_joined_before_jpa WHERE session_name = current_setting('application_name') AND lease_expires_at > now();
