@@ -37,6 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -260,6 +261,8 @@ class BulkheadFleetAutoConfigurationTests {
                         "spring.sql.init.schema-locations=classpath:fleet/schema-records-the-grant.sql")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
+                    assertThat(context.getBeanFactory().getBeanDefinition("dataSourceScriptDatabaseInitializer")
+                            .getDependsOn()).contains("dbBulkheadFleetMembership");
                     // The script read, on its own connection, this member's lease in the fleet's table.
                     List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
                             .queryForList("SELECT session_name, granted FROM grant_seen_by_schema_initialisation");
@@ -293,6 +296,29 @@ class BulkheadFleetAutoConfigurationTests {
                     assertThat(context.getBean(FleetMembership.class).snapshot().granted()).isEqualTo(5);
                 });
         assertThat(output).contains("joined the fleet").doesNotContain("cannot be fenced");
+    }
+
+    @Test
+    void flywaysMigrationsRunOnlyOnceTheMemberJoined() {
+        runner.withConfiguration(AutoConfigurations.of(FlywayAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.fleet.table=fleet_joined_before_flyway",
+                        "spring.flyway.locations=classpath:fleet/migration",
+                        "spring.flyway.table=flyway_history_of_the_fleet_test",
+                        // The schema is shared with the other tests, and holds the fleet's table by then.
+                        "spring.flyway.baseline-on-migrate=true", "spring.flyway.baseline-version=0")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    // Flyway, then its initializer, which migrates: each initializer waits for the ones before.
+                    assertThat(context.getBeanFactory().getBeanDefinition("flyway").getDependsOn())
+                            .contains("dbBulkheadFleetMembership");
+                    assertThat(context.getBeanFactory().getBeanDefinition("flywayInitializer").getDependsOn())
+                            .contains("flyway");
+                    List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
+                            .queryForList("SELECT session_name, granted FROM grant_seen_by_flyway");
+                    assertThat(seen).as("the member's unexpired lease, as the migration saw it").hasSize(1);
+                    assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
+                });
     }
 
     @Test
