@@ -66,10 +66,10 @@ public final class FleetDemo {
                 .start()) {
             String url = server.getJdbcUrl("postgres", "postgres");
             int usable = usableConnections(url);
-            // Each coordinated instance holds one connection for its leases, and a newcomer runs on its floor of
-            // one until its first grant: the budget leaves room for both at the peak of 8 instances, and one more
-            // for the sampler.
-            int budget = usable - 8 - 6 - 1;
+            // Each coordinated instance holds one connection for its leases: the budget leaves room for those at the
+            // peak of 8 instances, and one more for the sampler. A newcomer joins within the budget, as the starter's
+            // instances do, so its floor needs no room of its own.
+            int budget = usable - 8 - 1;
             Run without = run(url, false, budget);
             Run with = run(url, true, budget);
             report(out, usable, budget, without, with);
@@ -238,7 +238,7 @@ public final class FleetDemo {
 
         void start() {
             if (member != null) {
-                member.start();
+                member.startWithinBudget(LEASE_TTL);
             }
             JdbcBulkhead bulkhead = new JdbcBulkhead(gate, pool);
             for (int i = 0; i < CALLERS; i++) {
