@@ -70,6 +70,13 @@ public final class BulkheadFleetAutoConfiguration {
         return new FleetPoolPreparation(properties, beanFactory);
     }
 
+    /** Static, as a post-processor must be: it attaches the gates as soon as they and the membership exist. */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    static FleetGatesAttachment dbBulkheadFleetGatesAttachment(ConfigurableListableBeanFactory beanFactory) {
+        return new FleetGatesAttachment(beanFactory);
+    }
+
     @Bean
     @ConditionalOnMissingBean
     FleetConnections dbBulkheadFleetConnections(DataSource dataSource, BulkheadProperties properties,
@@ -124,13 +131,14 @@ public final class BulkheadFleetAutoConfiguration {
     /**
      * The membership, made and joined before schema initialisation, migrations and the JPA bootstrap borrow from the
      * pool ({@link FleetMembershipInitializerDetector}): it depends on nothing they make. The gates, which come with
-     * the transaction managers, are attached once the application's beans exist.
+     * the transaction managers, are attached as soon as they and the membership exist ({@link FleetGatesAttachment}).
      */
     @Bean
     @ConditionalOnMissingBean
     FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
             BulkheadProperties properties, ObjectProvider<BulkheadRegistry> registry,
-            ObjectProvider<AdaptiveLimits> adaptiveLimits, FleetPoolPreparation preparation) {
+            ObjectProvider<AdaptiveLimits> adaptiveLimits, FleetPoolPreparation preparation,
+            FleetGatesAttachment attachment) {
         HikariDataSource pool = hikari(dataSource);
         FleetPool fleetPool = preparation.poolFor(pool);
         HikariPoolShare poolShare = fleetPool.share();
@@ -142,7 +150,7 @@ public final class BulkheadFleetAutoConfiguration {
                     new ApplicationFleetLog());
             fleetPool.openConnectionsWithin(member::connectionsAllowed);
             return member;
-        }, () -> coordinatedGates(pool, registry.getObject(), properties,
+        }, () -> coordinatedGates(pool, attachment.registry().orElseGet(registry::getObject), properties,
                 adaptiveLimits.getIfAvailable(AdaptiveLimits::new)));
     }
 

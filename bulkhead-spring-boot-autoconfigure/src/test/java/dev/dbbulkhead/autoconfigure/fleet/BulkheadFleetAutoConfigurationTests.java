@@ -289,6 +289,20 @@ class BulkheadFleetAutoConfigurationTests {
     }
 
     @Test
+    void theStartUpBudgetCheckJudgesTheGatesAsTheShareCapsThemNotTheConfiguredBOverTheGrantedPool(
+            CapturedOutput output) {
+        // Granted 5 of a pool of 10 whose gates are configured at 6 + 4: the share caps them to 3 + 2.
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.budget.mode=fail")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(ConnectionBudgetCheck.class).report()).get()
+                            .satisfies(report -> assertThat(report.findings()).isEmpty());
+                });
+        assertThat(output).doesNotContain("WORKLOAD_EXCEEDS_POOL");
+    }
+
+    @Test
     void aMemberThatCanBeFencedStartsWithoutAFencingWarning(CapturedOutput output) {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
                 .run(context -> {
