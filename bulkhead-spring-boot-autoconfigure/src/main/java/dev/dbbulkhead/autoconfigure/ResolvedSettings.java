@@ -1,6 +1,7 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.saturation.support.DatabaseLimits;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -43,6 +44,35 @@ public final class ResolvedSettings {
      */
     public static Optional<DatabaseLimits.Setting> databaseLimit(String workload, BulkheadProperties properties) {
         return WorkloadSettings.databaseLimit(workload, properties);
+    }
+
+    /**
+     * The key that lets workload {@code workload}'s B move by itself, {@code limit.mode=adaptive} or
+     * {@code limit.database=steer}, as the workload or the defaults set it: the property and its value. Empty when
+     * only the configuration, a resize and a fleet share move B.
+     */
+    public static Optional<Map.Entry<String, String>> selfResizingLimit(String workload,
+                                                                      BulkheadProperties properties) {
+        return WorkloadSettings.selfResizingLimit(workload, properties)
+                .map(setting -> Map.entry(setting.property(), setting.value()));
+    }
+
+    /**
+     * The beans workload {@code workload} names for its transactions, its own or the defaults': a transaction
+     * manager decides its data source when named; else a data source named alone is the one it uses; else the
+     * primary transaction manager decides.
+     */
+    public static TransactionBeans transactionBeans(String workload, BulkheadProperties properties) {
+        return WorkloadSettings.transactionBeans(workload, properties);
+    }
+
+    /**
+     * The bean names a workload's {@code transaction-manager} and {@code data-source} keys hold.
+     *
+     * @param transactionManager the transaction manager named, or null
+     * @param dataSource         the data source named, or null
+     */
+    public record TransactionBeans(@Nullable String transactionManager, @Nullable String dataSource) {
     }
 
     /**

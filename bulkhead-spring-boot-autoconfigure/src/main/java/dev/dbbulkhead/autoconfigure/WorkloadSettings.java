@@ -329,6 +329,32 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                 GateConfig.DEFAULT_QUEUE_DISCIPLINE);
     }
 
+    /**
+     * The key that lets workload {@code name}'s B move by itself — {@code limit.mode=adaptive} or
+     * {@code limit.database=steer} — as the workload or the defaults set it; empty when only the configuration, a
+     * resize and a fleet share move B.
+     */
+    static Optional<Setting<String>> selfResizingLimit(String name, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        Setting<LimitMode> mode = resolver.setting("limit.mode", workload -> workload.getLimit().getMode(),
+                LimitMode.FIXED);
+        if (mode.value() == LimitMode.ADAPTIVE) {
+            return Optional.of(new Setting<>(mode.property(), "adaptive"));
+        }
+        Setting<DatabaseLimitMode> database = resolver.setting("limit.database",
+                workload -> workload.getLimit().getDatabase(), DatabaseLimitMode.OFF);
+        return database.value() == DatabaseLimitMode.STEER
+                ? Optional.of(new Setting<>(database.property(), "steer")) : Optional.empty();
+    }
+
+    /** The beans workload {@code name} names for its transactions, its own or the defaults'. */
+    static ResolvedSettings.TransactionBeans transactionBeans(String name, BulkheadProperties properties) {
+        Resolver resolver = resolver(name, properties);
+        return new ResolvedSettings.TransactionBeans(
+                resolver.setting("transaction-manager", Workload::getTransactionManager, null).value(),
+                resolver.setting("data-source", Workload::getDataSource, null).value());
+    }
+
     /** The bounds of an adaptive B, each checked against B (where it starts) and Q; null for a fixed B. */
     private static @Nullable AdaptiveLimitConfig adaptiveLimit(Resolver resolver, GateConfig gate) {
         LimitMode mode = resolver.setting("limit.mode", workload -> workload.getLimit().getMode(), LimitMode.FIXED)

@@ -8,7 +8,6 @@ import dev.dbbulkhead.autoconfigure.BulkheadProperties.Fleet;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.FleetTotal;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
@@ -21,15 +20,12 @@ import dev.dbbulkhead.fleet.support.FleetPool;
 import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.fleet.support.SessionNames;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
-import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
-import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
@@ -132,14 +128,17 @@ public final class BulkheadFleetAutoConfiguration {
      * The membership, made and joined before schema initialisation, migrations and the JPA bootstrap borrow from the
      * pool ({@link FleetMembershipInitializerDetector}): it depends on nothing they make. The gates, which come with
      * the transaction managers, are attached as soon as they and the membership exist ({@link FleetGatesAttachment}).
+     * A limit that the share would cap and that moves B by itself is refused before the join where the properties
+     * show its workload on the pool ({@link CoordinatedWorkloads}).
      */
     @Bean
     @ConditionalOnMissingBean
     FleetMembership dbBulkheadFleetMembership(FleetCoordinator coordinator, DataSource dataSource,
             BulkheadProperties properties, ObjectProvider<BulkheadRegistry> registry,
             ObjectProvider<AdaptiveLimits> adaptiveLimits, FleetPoolPreparation preparation,
-            FleetGatesAttachment attachment) {
+            FleetGatesAttachment attachment, ListableBeanFactory beanFactory) {
         HikariDataSource pool = hikari(dataSource);
+        CoordinatedWorkloads.refuseBeforeJoining(pool, properties, beanFactory);
         FleetPool fleetPool = preparation.poolFor(pool);
         HikariPoolShare poolShare = fleetPool.share();
         SessionNames names = fleetPool.sessionNames();
@@ -150,8 +149,8 @@ public final class BulkheadFleetAutoConfiguration {
                     new ApplicationFleetLog());
             fleetPool.openConnectionsWithin(member::connectionsAllowed);
             return member;
-        }, () -> coordinatedGates(pool, attachment.registry().orElseGet(registry::getObject), properties,
-                adaptiveLimits.getIfAvailable(AdaptiveLimits::new)));
+        }, () -> CoordinatedWorkloads.ceilings(pool, attachment.registry().orElseGet(registry::getObject),
+                properties, adaptiveLimits.getIfAvailable(AdaptiveLimits::new)));
     }
 
     /** Whether the other members could fence this one, checked once it has joined, with the starter's coordinator. */
@@ -160,37 +159,6 @@ public final class BulkheadFleetAutoConfiguration {
     FleetFencingCheck dbBulkheadFleetFencingCheck(FleetMembership membership, DataSource dataSource,
             FleetPoolPreparation preparation) {
         return new FleetFencingCheck(membership, preparation.poolFor(hikari(dataSource)));
-    }
-
-    /** The ceilings of the workloads on the coordinated pool; refuses the limits that would resize B past them. */
-    private static List<ConcurrencyCeiling> coordinatedGates(HikariDataSource pool, BulkheadRegistry registry,
-            BulkheadProperties properties, AdaptiveLimits adaptiveLimits) {
-        List<ConcurrencyCeiling> ceilings = new ArrayList<>();
-        for (String name : registry.names()) {
-            BulkheadTemplate template = registry.template(name);
-            if (template.dataSource().map(BulkheadFleetAutoConfiguration::unwrapHikari).orElse(null) == pool) {
-                // An adaptive limit resizes the gate itself and would step over the share's ceiling: refused until
-                // the limit requests its B through the ceiling as the endpoint's resize does.
-                if (adaptiveLimits.find(name).isPresent()) {
-                    throw BulkheadConfigurationException.invalidProperty(
-                            BulkheadProperties.PREFIX + ".workloads." + name + ".limit.mode", "adaptive",
-                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out must keep"
-                                    + " a fixed B (limit.mode=fixed): the fleet share caps B, and an adaptive limit"
-                                    + " would resize B past it");
-                }
-                if (ResolvedSettings.databaseLimit(name, properties)
-                        .filter(limit -> limit.mode() == SaturationLimits.Mode.STEER).isPresent()) {
-                    throw BulkheadConfigurationException.invalidProperty(
-                            BulkheadProperties.PREFIX + ".workloads." + name + ".limit.database", "steer",
-                            "a workload on the pool that " + PREFIX + "coordination=postgres shares out is capped"
-                                    + " by the fleet share, which the database's signals steer for the whole fleet"
-                                    + " with " + PREFIX + "total=database; use limit.database=recommend to see the"
-                                    + " B the signals point to for this workload");
-                }
-                ceilings.add(new ConcurrencyCeiling(template.gate()));
-            }
-        }
-        return ceilings;
     }
 
     /** The fleet meters, when the application has Micrometer. */

@@ -13,7 +13,11 @@ import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfig
 import dev.dbbulkhead.autoconfigure.saturation.LockWaiters;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.ServerConnectionSlots;
+import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetUnavailableException;
+import dev.dbbulkhead.fleet.Lease;
+import dev.dbbulkhead.fleet.LeaseRequest;
 import dev.dbbulkhead.fleet.support.FleetConnections;
 import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
@@ -80,7 +84,7 @@ class BulkheadFleetAutoConfigurationTests {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
                 "db.bulkhead.workloads.orders.limit.mode=adaptive").run(context -> {
                     assertThat(context).hasFailed();
-                    // Thrown when the gates are attached, once the beans exist: no bean's creation wraps it.
+                    // Thrown as the membership is made, before it joins: its creation wraps it.
                     assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                             .isInstanceOf(BulkheadConfigurationException.class)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.mode")
@@ -94,11 +98,55 @@ class BulkheadFleetAutoConfigurationTests {
                 "db.bulkhead.database.signals.enabled=true", "db.bulkhead.workloads.orders.limit.database=steer")
                 .run(context -> {
                     assertThat(context).hasFailed();
-                    // Thrown when the gates are attached, once the beans exist: no bean's creation wraps it.
+                    // Thrown as the membership is made, before it joins: its creation wraps it.
                     assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
                             .isInstanceOf(BulkheadConfigurationException.class)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.database")
                             .hasMessageContaining("limit.database=recommend");
+                });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "db.bulkhead.workloads.orders.limit.mode=adaptive   | db.bulkhead.workloads.orders.limit.mode   | limit.mode=fixed",
+            "db.bulkhead.defaults.limit.mode=adaptive           | db.bulkhead.defaults.limit.mode           | limit.mode=fixed",
+            "db.bulkhead.workloads.orders.limit.database=steer  | db.bulkhead.workloads.orders.limit.database | limit.database=recommend",
+            "db.bulkhead.workloads.orders.data-source=dataSource,db.bulkhead.workloads.orders.limit.mode=adaptive"
+                    + " | db.bulkhead.workloads.orders.limit.mode | limit.mode=fixed"
+    })
+    void aLimitThatMovesBOnTheCoordinatedPoolFailsStartUpBeforeTheMemberAsksForALease(String settings,
+            String property, String wayOut) {
+        RenewalsRefused coordinator = new RenewalsRefused();
+        runner.withBean(FleetCoordinator.class, () -> coordinator)
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.database.signals.enabled=true")
+                .withPropertyValues(settings.split(","))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("'" + property + "'")
+                            .hasMessageContaining(wayOut);
+                    // In a full fleet a member that asked would first wait up to lease-ttl for room.
+                    assertThat(coordinator.renewals).as("renewals asked for").hasValue(0);
+                });
+    }
+
+    @Test
+    void aLimitOnAWorkloadWhosePoolOnlyItsGateShowsIsRefusedOnceTheGatesExist() {
+        // A named transaction manager decides the workload's data source: the properties cannot tell which it is.
+        RenewalsRefused coordinator = new RenewalsRefused();
+        runner.withBean(FleetCoordinator.class, () -> coordinator)
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.workloads.orders.transaction-manager=transactionManager",
+                        "db.bulkhead.workloads.orders.limit.mode=adaptive")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                            .isInstanceOf(BulkheadConfigurationException.class)
+                            .hasMessageContaining("'db.bulkhead.workloads.orders.limit.mode'")
+                            .hasMessageContaining("limit.mode=fixed");
+                    assertThat(coordinator.renewals).as("renewals asked for").hasPositiveValue();
                 });
     }
 
@@ -457,6 +505,22 @@ class BulkheadFleetAutoConfigurationTests {
             this.sessionName = new JdbcTemplate(dataSource).queryForObject(
                     "SELECT current_setting('application_name')", String.class);
             this.maximumPoolSize = pool.getMaximumPoolSize();
+        }
+    }
+
+    /** A coordinator that cannot be reached, counting the renewals asked of it. */
+    private static final class RenewalsRefused implements FleetCoordinator {
+
+        final AtomicInteger renewals = new AtomicInteger();
+
+        @Override
+        public Lease renew(LeaseRequest request) {
+            renewals.incrementAndGet();
+            throw new FleetUnavailableException("unreachable in this test", new IllegalStateException("refused"));
+        }
+
+        @Override
+        public void leave(String memberId) {
         }
     }
 }
