@@ -43,6 +43,7 @@ import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
+import org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -379,6 +380,27 @@ class BulkheadFleetAutoConfigurationTests {
                     List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
                             .queryForList("SELECT session_name, granted FROM grant_seen_by_flyway");
                     assertThat(seen).as("the member's unexpired lease, as the migration saw it").hasSize(1);
+                    assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
+                });
+    }
+
+    @Test
+    void liquibasesChangelogRunsOnlyOnceTheMemberJoined() {
+        runner.withConfiguration(AutoConfigurations.of(LiquibaseAutoConfiguration.class))
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
+                        "db.bulkhead.fleet.table=fleet_joined_before_liquibase",
+                        "spring.liquibase.enabled=true",
+                        "spring.liquibase.change-log=classpath:fleet/changelog/record-the-grant.sql",
+                        "spring.liquibase.database-change-log-table=liquibase_history_of_the_fleet_test",
+                        "spring.liquibase.database-change-log-lock-table=liquibase_lock_of_the_fleet_test")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    // Liquibase's bean runs the changelog as it is made: it waits for the membership.
+                    assertThat(context.getBeanFactory().getBeanDefinition("liquibase").getDependsOn())
+                            .contains("dbBulkheadFleetMembership");
+                    List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
+                            .queryForList("SELECT session_name, granted FROM grant_seen_by_liquibase");
+                    assertThat(seen).as("the member's unexpired lease, as the changelog saw it").hasSize(1);
                     assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
                 });
     }
