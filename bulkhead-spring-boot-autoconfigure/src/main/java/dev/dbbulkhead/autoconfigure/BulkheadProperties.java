@@ -461,7 +461,7 @@ public class BulkheadProperties {
         /** This instance's weight in the split of the budget; at least 1. */
         private int weight = FleetSettings.DEFAULT_WEIGHT;
 
-        /** Connections an instance keeps without a lease (before its first grant, and when its lease lapsed); at least 1. Default: one per coordinated workload. */
+        /** Connections an instance keeps without a lease (before its first grant, and when its lease lapsed); 1 to the pool's maximum size, and at most connection-budget when that is set. Default: one per coordinated workload. */
         private @Nullable Integer floor;
 
         /** Table of the leases, schema-qualified or else in the coordinator's current schema; created on first use. */

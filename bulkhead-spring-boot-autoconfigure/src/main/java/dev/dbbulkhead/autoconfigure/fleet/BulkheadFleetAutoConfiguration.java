@@ -204,8 +204,20 @@ public final class BulkheadFleetAutoConfiguration {
         int weight = ResolvedSettings.requireValid(PREFIX + "weight", fleet.getWeight(),
                 value -> new FleetSettings("check", value, 1, 1, heartbeat, leaseTtl).weight());
         Integer floor = fleet.getFloor() != null ? fleet.getFloor() : Math.min(defaultFloor, demand);
-        return ResolvedSettings.requireValid(PREFIX + "floor", floor,
-                value -> new FleetSettings(memberId, weight, demand, value, heartbeat, leaseTtl, sessionName));
+        Integer budget = fleet.getConnectionBudget();
+        return ResolvedSettings.requireValid(PREFIX + "floor", floor, value -> {
+            FleetSettings settings = new FleetSettings(memberId, weight, demand, value, heartbeat, leaseTtl,
+                    sessionName);
+            // Never granted, such a floor would keep the instance waiting lease-ttl at every start, then outside the
+            // budget for as long as it runs.
+            if (budget != null && value > budget) {
+                throw new IllegalArgumentException("must be at most " + PREFIX + "connection-budget = " + budget
+                        + ": no lease can grant an instance more than the whole fleet's budget"
+                        + (fleet.getFloor() == null ? "; unset, the floor is one connection per workload on the pool"
+                                : ""));
+            }
+            return settings;
+        });
     }
 
     private static int derivedBudget(DataSource connections, int otherConnections) {

@@ -27,7 +27,8 @@ import org.springframework.context.SmartLifecycle;
  * the starter makes schema initialisation, migrations and the JPA bootstrap wait for it, so that what they borrow is
  * within the budget. It attaches the gates at the first {@link #ceilings()} (the starter asks as soon as the gates
  * exist), and at the latest once the application's beans exist: the gates come with the transaction managers that
- * start-up prepares. It leaves after the web server stopped, so that the share it gives back is no longer in use. Holds the ceilings through which anything else that sets a coordinated workload's B must go.
+ * start-up prepares. It leaves after the web server stopped, so that the share it gives back is no longer in use.
+ * Holds the ceilings through which anything else that sets a coordinated workload's B must go.
  */
 public final class FleetMembership
         implements InitializingBean, SmartInitializingSingleton, SmartLifecycle, DisposableBean {

@@ -34,6 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -131,6 +132,34 @@ class BulkheadFleetAutoConfigurationTests {
                     // In a full fleet a member that asked would first wait up to lease-ttl for room.
                     assertThat(coordinator.renewals).as("renewals asked for").hasValue(0);
                 });
+    }
+
+    @ParameterizedTest(name = "budget {0}, floor {1}")
+    @CsvSource(delimiter = '|', value = {
+            // Unset, the floor is one connection per workload on the pool: orders and reports.
+            "1 |   | 2 | unset, the floor is one connection per workload",
+            "2 | 3 | 3 | no lease can grant an instance more than the whole fleet's budget"
+    })
+    void aFloorAboveTheWholeBudgetFailsStartUpBeforeTheMemberAsksForALease(int budget, @Nullable Integer floor,
+            int shown, String reason) {
+        RenewalsRefused coordinator = new RenewalsRefused();
+        ApplicationContextRunner configured = runner.withBean(FleetCoordinator.class, () -> coordinator)
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres",
+                        "db.bulkhead.fleet.connection-budget=" + budget);
+        if (floor != null) {
+            configured = configured.withPropertyValues("db.bulkhead.fleet.floor=" + floor);
+        }
+        configured.run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(BulkheadConfigurationException.class)
+                    .hasMessageContaining("'db.bulkhead.fleet.floor'")
+                    .hasMessageContaining("'" + shown + "'")
+                    .hasMessageContaining("db.bulkhead.fleet.connection-budget = " + budget)
+                    .hasMessageContaining(reason);
+            // Else it would wait lease-ttl for a grant no fleet can give, then run outside the budget.
+            assertThat(coordinator.renewals).as("renewals asked for").hasValue(0);
+        });
     }
 
     @Test
