@@ -1,7 +1,5 @@
 package dev.dbbulkhead.fleet;
 
-import java.util.OptionalInt;
-
 /**
  * The one owner of a fleet's connection budget, shared by every instance: it keeps each member's lease and its
  * granted share, and never lets the shares of unexpired leases add up to more than the budget. The members' gates
@@ -30,37 +28,30 @@ public interface FleetCoordinator {
     void leave(String memberId);
 
     /**
-     * Whether the fleet may have changed since the member's last renewal — a member joined, left or was fenced, or
-     * the fleet's total moved without its value being announced ({@link #announcedTotal}) — as far as the
-     * coordinator can tell without asking anyone. A member whose share is settled lets heartbeats pass without
-     * renewing while this answers no and its lease has time left, so that a large fleet's renewals cost the same as a
-     * small one's. Never blocks on the coordinator's store.
-     *
-     * @return false only when the coordinator heard of no change since the member's last renewal and would hear of
-     *         one; true when it cannot tell. The default cannot: the member renews every heartbeat
+     * What the coordinator heard of the fleet since the member's last renewal, as far as it can tell without asking
+     * anyone. Never blocks on the coordinator's store.
+     * <ul>
+     *   <li>{@link FleetNews#MAY_HAVE_CHANGED} when a member joined, left or was fenced, when the total moved without
+     *       its value being announced, or when the coordinator cannot tell: the member renews.</li>
+     *   <li>{@link FleetNews#UNCHANGED} only when it heard of no change and would have heard of one: a member whose share
+     *       is settled lets heartbeats pass without renewing while its lease has time left, so that a large fleet's
+     *       renewals cost the same as a small one's.</li>
+     *   <li>{@link FleetNews.TotalMoved} when only the total moved, announced with its value (from 1 to the budget): a
+     *       resting member lowers its use to its target of that total at once, and renews only when the target is
+     *       more than its lease grants, so that a total moving every heartbeat costs a large fleet no renewal per
+     *       member.</li>
+     * </ul>
+     * The answer is whole, so that a coordinator that wraps another forwards all of it or none: the default, which a
+     * wrapper that forwards nothing keeps, is {@link FleetNews#MAY_HAVE_CHANGED} — a renewal every heartbeat.
      */
-    default boolean mayHaveChanged(String memberId) {
-        return true;
+    default FleetNews newsFor(String memberId) {
+        return FleetNews.MAY_HAVE_CHANGED;
     }
 
     /**
-     * The fleet's newest total, when a move of it alone was announced with its value since the member's last renewal,
-     * as heard by the last {@link #mayHaveChanged}; ask only after that answered no. A resting member follows it
-     * without renewing: it lowers its use to its target of that total at once, and renews only when the target is more
-     * than its lease grants, so that a total moving every heartbeat costs a large fleet no renewal per member. Never
-     * blocks on the coordinator's store.
-     *
-     * @return a total from 1 to the budget; empty when none was announced with its value since. The default
-     *         announces none
-     */
-    default OptionalInt announcedTotal(String memberId) {
-        return OptionalInt.empty();
-    }
-
-    /**
-     * Whether {@link #mayHaveChanged} can answer no: whether every change of the fleet is announced to this
-     * coordinator. Only then does a settled member of a large fleet renew less often than every heartbeat, with a lease
-     * ttl as many times longer. The default does not announce.
+     * Whether {@link #newsFor} can answer other than {@link FleetNews#MAY_HAVE_CHANGED}: whether every change of the
+     * fleet is announced to this coordinator. Only then does a settled member of a large fleet renew less often than
+     * every heartbeat, with a lease ttl as many times longer. The default does not announce.
      */
     default boolean announcesChanges() {
         return false;

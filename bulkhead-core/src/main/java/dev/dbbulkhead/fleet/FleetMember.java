@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -19,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@value RenewalCadence#EVERY_HEARTBEAT_UP_TO} members whose coordinator announces its changes, every few
  * heartbeats while its share is settled ({@link RenewalCadence}) — and applies the share it was granted to its
  * {@link ShareTarget}s (gates, pool). While it rests it follows a total the coordinator announces with its value
- * ({@link FleetCoordinator#announcedTotal}) within its grant, without renewing. Mechanism only; the coordinator holds
+ * ({@link FleetCoordinator#newsFor}) within its grant, without renewing. Mechanism only; the coordinator holds
  * the budget.
  *
  * <p>The rules that keep the fleet within its budget:
@@ -62,7 +61,7 @@ public final class FleetMember {
      * @param target    its fair share at its last renewal, or of the total announced since
      * @param budget    the fleet's budget at its last renewal (0 before one)
      * @param total     the fleet's total at its last renewal, or as announced since
-     *                  ({@link FleetCoordinator#announcedTotal}), which the targets split: the budget, or less while it
+     *                  ({@link FleetCoordinator#newsFor}), which the targets split: the budget, or less while it
      *                  follows the database (0 before one)
      * @param canServe  false when the connections applied leave a gate without one
      * @param leaseLeft how long its lease stays valid by its own reckoning; zero without a lease
@@ -371,11 +370,11 @@ public final class FleetMember {
         } finally {
             state.unlock();
         }
-        if (coordinator.mayHaveChanged(settings.memberId())) {
-            return false;
+        FleetNews news = coordinator.newsFor(settings.memberId());
+        if (news instanceof FleetNews.TotalMoved moved) {
+            return followAnnouncedTotal(moved.total());
         }
-        OptionalInt announced = coordinator.announcedTotal(settings.memberId());
-        return announced.isEmpty() || followAnnouncedTotal(announced.getAsInt());
+        return news instanceof FleetNews.Unchanged;
     }
 
     /**

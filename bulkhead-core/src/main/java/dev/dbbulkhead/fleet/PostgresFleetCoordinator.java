@@ -60,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  * the fleet's lock, and writes it with the time on its own row; every renewal takes the newest total of the rows, so
  * every member splits the same. A lower total lowers targets at once and grants as members let go; a higher one is
  * grown into as any free share is. A move of the total alone is announced with its value, so that members that rest
- * follow it within their grants without renewing ({@link #announcedTotal}). The fencing is the same whatever the
+ * follow it within their grants without renewing ({@link #newsFor}). The fencing is the same whatever the
  * total: grants never add up past the total they were granted from, nor ever past the budget.
  *
  * <p>The table is created on first use, in the schema given with its name, else in the coordinator session's
@@ -272,12 +272,23 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
      * <p>Reads what the kept session has already received, without a round trip: every settlement that changes the
      * fleet (a member joins or comes back, changes its weight or demand, is fenced, leaves, or the total moves)
      * announces it with {@code NOTIFY} on a channel of the table, which every member's coordinator session listens on;
-     * a move of the total alone is announced with its value, which {@link #announcedTotal} gives. Answers yes while a
+     * a move of the total alone is announced with its value. Answers {@link FleetNews#MAY_HAVE_CHANGED} while a
      * renewal of another member of this coordinator has the session, and whenever the session turns out broken (its
      * next renewal opens another).
      */
     @Override
-    public boolean mayHaveChanged(String memberId) {
+    public FleetNews newsFor(String memberId) {
+        if (mayHaveChanged(memberId)) {
+            return FleetNews.MAY_HAVE_CHANGED;
+        }
+        OptionalInt total = announcedTotal(memberId);
+        return total.isPresent() ? new FleetNews.TotalMoved(total.getAsInt()) : FleetNews.UNCHANGED;
+    }
+
+    /**
+     * Whether the fleet may have changed since the member's last renewal, a total announced with its value apart.
+     */
+    private boolean mayHaveChanged(String memberId) {
         HeardAt heard = heardAtRenewal.get(memberId);
         if (heard == null) {
             return true;
@@ -300,14 +311,12 @@ public final class PostgresFleetCoordinator implements FleetCoordinator {
     }
 
     /**
-     * {@inheritDoc}
-     *
-     * <p>A move of the total is announced with the table's name and the new total, which is taken only when it names
-     * this coordinator's table and lies from 1 to the budget; any other notification on the channel counts as a
-     * change of the fleet, so that a member renews and reads the table, which is checked row by row.
+     * The total announced with its value since the member's last renewal, as heard by the last {@link #mayHaveChanged}.
+     * A move of the total is announced with the table's name and the new total, which is taken only when it names this
+     * coordinator's table and lies from 1 to the budget; any other notification on the channel counts as a change of
+     * the fleet, so that a member renews and reads the table, which is checked row by row.
      */
-    @Override
-    public OptionalInt announcedTotal(String memberId) {
+    OptionalInt announcedTotal(String memberId) {
         HeardAt heard = heardAtRenewal.get(memberId);
         HeardTotal newest = totalHeard;
         return heard != null && newest.announcements() != heard.totals() ? OptionalInt.of(newest.value())

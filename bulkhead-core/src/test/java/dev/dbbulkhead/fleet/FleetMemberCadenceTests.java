@@ -43,13 +43,11 @@ class FleetMemberCadenceTests {
         }
 
         @Override
-        public boolean mayHaveChanged(String memberId) {
-            return !announces || changed;
-        }
-
-        @Override
-        public OptionalInt announcedTotal(String memberId) {
-            return announced;
+        public FleetNews newsFor(String memberId) {
+            if (!announces || changed) {
+                return FleetNews.MAY_HAVE_CHANGED;
+            }
+            return announced.isPresent() ? new FleetNews.TotalMoved(announced.getAsInt()) : FleetNews.UNCHANGED;
         }
 
         @Override
@@ -191,11 +189,51 @@ class FleetMemberCadenceTests {
         assertThat(member.connectionsAllowed()).as("the answer still grants 3").isEqualTo(3);
     }
 
+    @Test
+    void aCoordinatorWrappedWithoutItsNewsCostsARenewalEachHeartbeatAndNeverAMissedTotal() {
+        // A wrapper, say one that times renewals, that forwards what it was written for and leaves the news out.
+        FleetCoordinator wrapper = new FleetCoordinator() {
+            @Override
+            public Lease renew(LeaseRequest request) {
+                return coordinator.renew(request);
+            }
+
+            @Override
+            public void leave(String memberId) {
+                coordinator.leave(memberId);
+            }
+
+            @Override
+            public boolean announcesChanges() {
+                return coordinator.announcesChanges();
+            }
+        };
+        FleetMember wrapped = new FleetMember(wrapper, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL),
+                List.of(connections -> true), scheduler, log, clock::get);
+        wrapped.start();
+        beat(wrapped, 2);
+        renewals.clear();
+
+        // The fleet's total falls from 48 to 36, announced with its value: the wrapper does not pass it on.
+        announced = OptionalInt.of(36);
+        answer = request -> leaseAmong(12, 3, 3, 36);
+        beat(wrapped, 1);
+
+        assertThat(renewals).as("renewed at once: it cannot tell").hasSize(1);
+        assertThat(wrapped.connectionsAllowed()).as("the lowered total's target").isEqualTo(3);
+        beat(wrapped, 3);
+        assertThat(renewals).as("then every heartbeat").hasSize(4);
+    }
+
     /** Moves the clock a heartbeat and beats, {@code heartbeats} times. */
     private void beat(int heartbeats) {
+        beat(member, heartbeats);
+    }
+
+    private void beat(FleetMember beating, int heartbeats) {
         for (int i = 0; i < heartbeats; i++) {
             clock.addAndGet(HEARTBEAT.toNanos());
-            member.heartbeat();
+            beating.heartbeat();
         }
     }
 

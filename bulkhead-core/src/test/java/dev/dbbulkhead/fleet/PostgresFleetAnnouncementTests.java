@@ -46,33 +46,33 @@ class PostgresFleetAnnouncementTests {
     @Test
     void aCoordinatorAnnouncesOnceItHasRenewedOnPgJdbcAndHearsNothingWhileTheFleetStaysAsItIs() {
         assertThat(first.announcesChanges()).as("before its first renewal").isFalse();
-        assertThat(first.mayHaveChanged("a")).as("a member that never renewed").isTrue();
+        assertThat(heardOfAChange(first, "a")).as("a member that never renewed").isTrue();
 
         first.renew(request("a", 6));
         first.renew(request("a", 6));
 
         assertThat(first.announcesChanges()).isTrue();
-        assertThat(first.mayHaveChanged("a")).as("its own renewals are not news to it").isFalse();
+        assertThat(heardOfAChange(first, "a")).as("its own renewals are not news to it").isFalse();
     }
 
     @Test
     void aJoinIsHeardByTheOtherMembersCoordinator() {
         first.renew(request("a", 6));
         first.renew(request("a", 6));
-        assertThat(first.mayHaveChanged("a")).isFalse();
+        assertThat(heardOfAChange(first, "a")).isFalse();
 
         second.renew(request("b", 0));
 
-        Await.until("the first coordinator heard of the join", () -> first.mayHaveChanged("a"));
+        Await.until("the first coordinator heard of the join", () -> heardOfAChange(first, "a"));
         first.renew(request("a", 6));
-        assertThat(first.mayHaveChanged("a")).as("heard once: after the renewal it is settled again").isFalse();
+        assertThat(heardOfAChange(first, "a")).as("heard once: after the renewal it is settled again").isFalse();
     }
 
     @Test
     void aLeaveIsHeardButAGrowthOrAKeepAliveIsNot() {
         first.renew(request("a", 6));
         second.renew(request("b", 0));
-        Await.until("the first coordinator heard of the join", () -> first.mayHaveChanged("a"));
+        Await.until("the first coordinator heard of the join", () -> heardOfAChange(first, "a"));
         assertThat(first.renew(request("a", 6)).granted()).as("shrinks to its target").isEqualTo(6);
         assertThat(second.renew(request("b", 0)).granted()).as("grows into the share given back").isEqualTo(6);
         second.renew(request("b", 6));
@@ -80,11 +80,11 @@ class PostgresFleetAnnouncementTests {
         // A round trip of the first's session after the second's growth and keep-alive, neither of which changed the
         // fleet's make-up: they announced nothing to hear.
         first.renew(request("a", 6));
-        assertThat(first.mayHaveChanged("a")).isFalse();
+        assertThat(heardOfAChange(first, "a")).isFalse();
 
         second.leave("b");
 
-        Await.until("the first coordinator heard of the leave", () -> first.mayHaveChanged("a"));
+        Await.until("the first coordinator heard of the leave", () -> heardOfAChange(first, "a"));
         assertThat(first.renew(request("a", 6)).granted()).as("grows into the share given back").isEqualTo(12);
     }
 
@@ -97,24 +97,23 @@ class PostgresFleetAnnouncementTests {
                 RENEWAL_TIMEOUT, fleet -> OptionalInt.empty(), Duration.ofHours(1));
         listening.renew(request("b", 0));
         following.renew(request("a", 0));
-        Await.until("the join and the first total are heard", () -> listening.mayHaveChanged("b"));
+        Await.until("the join and the first total are heard", () -> heardOfAChange(listening, "b"));
         listening.renew(request("b", 6));
 
         following.renew(request("a", 6));
         listening.renew(request("b", 6));
-        assertThat(listening.mayHaveChanged("b")).as("a total held at 12 is no news").isFalse();
-
-        assertThat(listening.announcedTotal("b")).isEmpty();
+        assertThat(listening.newsFor("b")).as("a total held at 12 is no news").isEqualTo(FleetNews.UNCHANGED);
 
         next[0] = 8;
         assertThat(following.renew(request("a", 6)).total()).isEqualTo(8);
 
         Await.until("the moved total is heard", () -> {
-            assertThat(listening.mayHaveChanged("b")).as("the fleet's make-up is as it was").isFalse();
-            return listening.announcedTotal("b").equals(OptionalInt.of(8));
+            FleetNews news = listening.newsFor("b");
+            assertThat(news).as("the fleet's make-up is as it was").isNotEqualTo(FleetNews.MAY_HAVE_CHANGED);
+            return news.equals(new FleetNews.TotalMoved(8));
         });
         assertThat(listening.renew(request("b", 6)).total()).isEqualTo(8);
-        assertThat(listening.announcedTotal("b")).as("taken in by the renewal").isEmpty();
+        assertThat(listening.newsFor("b")).as("taken in by the renewal").isEqualTo(FleetNews.UNCHANGED);
     }
 
     @Test
@@ -129,16 +128,21 @@ class PostgresFleetAnnouncementTests {
         for (String payload : forged) {
             notifyOnChannel(table, payload);
             Await.until("'" + payload.substring(0, Math.min(40, payload.length())) + "' is heard as a change",
-                    () -> first.mayHaveChanged("a"));
-            assertThat(first.announcedTotal("a")).isEmpty();
+                    () -> heardOfAChange(first, "a"));
+            assertThat(first.announcedTotal("a")).as("never taken for a total").isEmpty();
             first.renew(request("a", 6));
         }
 
         notifyOnChannel(table, table + " total 12");
-        Await.until("the largest total of the budget is heard", () -> first.announcedTotal("a").isPresent()
-                || first.mayHaveChanged("a"));
-        assertThat(first.mayHaveChanged("a")).isFalse();
-        assertThat(first.announcedTotal("a")).hasValue(12);
+        FleetNews[] heard = new FleetNews[1];
+        Await.until("the largest total of the budget is heard",
+                () -> !(heard[0] = first.newsFor("a")).equals(FleetNews.UNCHANGED));
+        assertThat(heard[0]).isEqualTo(new FleetNews.TotalMoved(12));
+    }
+
+    /** Whether the coordinator tells the member to renew: it heard of a change of the fleet, or cannot tell. */
+    private static boolean heardOfAChange(PostgresFleetCoordinator coordinator, String memberId) {
+        return coordinator.newsFor(memberId).equals(FleetNews.MAY_HAVE_CHANGED);
     }
 
     private String qualifiedTable() throws SQLException {
@@ -163,7 +167,7 @@ class PostgresFleetAnnouncementTests {
             throws SQLException {
         first.renew(request("a", 6));
         first.renew(request("a", 6));
-        assertThat(first.mayHaveChanged("a")).isFalse();
+        assertThat(heardOfAChange(first, "a")).isFalse();
         try (Connection admin = database.connect(); Statement statement = admin.createStatement();
              ResultSet ended = statement.executeQuery("SELECT count(pg_terminate_backend(pid))::int"
                      + " FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
@@ -172,7 +176,7 @@ class PostgresFleetAnnouncementTests {
             assertThat(ended.getInt(1)).as("the coordinator's session, the last to write the table").isEqualTo(1);
         }
 
-        Await.until("the first coordinator finds its listening session ended", () -> first.mayHaveChanged("a"));
+        Await.until("the first coordinator finds its listening session ended", () -> heardOfAChange(first, "a"));
         Await.until("a renewal on another session", () -> {
             try {
                 return first.renew(request("a", 6)).granted() == 12;
@@ -183,7 +187,7 @@ class PostgresFleetAnnouncementTests {
         assertThat(first.announcesChanges()).isTrue();
 
         second.renew(request("b", 0));
-        Await.until("the new session hears the join", () -> first.mayHaveChanged("a"));
+        Await.until("the new session hears the join", () -> heardOfAChange(first, "a"));
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.dbbulkhead.benchmarks.pathcost.ServerCpu;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
+import dev.dbbulkhead.fleet.FleetNews;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.FleetTotals;
 import dev.dbbulkhead.fleet.Lease;
@@ -331,13 +332,8 @@ public final class FleetScaleRun {
                 }
 
                 @Override
-                public boolean mayHaveChanged(String memberId) {
-                    return postgres.mayHaveChanged(memberId);
-                }
-
-                @Override
-                public OptionalInt announcedTotal(String memberId) {
-                    return postgres.announcedTotal(memberId);
+                public FleetNews newsFor(String memberId) {
+                    return postgres.newsFor(memberId);
                 }
 
                 @Override
