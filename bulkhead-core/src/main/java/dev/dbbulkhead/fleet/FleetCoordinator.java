@@ -33,9 +33,9 @@ public interface FleetCoordinator {
      * <ul>
      *   <li>{@link FleetNews#MAY_HAVE_CHANGED} when a member joined, left or was fenced, when the total moved without
      *       its value being announced, or when the coordinator cannot tell: the member renews.</li>
-     *   <li>{@link FleetNews#UNCHANGED} only when it heard of no change and would have heard of one: a member whose share
-     *       is settled lets heartbeats pass without renewing while its lease has time left, so that a large fleet's
-     *       renewals cost the same as a small one's.</li>
+     *   <li>{@link FleetNews#UNCHANGED} only when it heard of no change and would have heard of one: a member whose
+     *       share is settled lets heartbeats pass without renewing while its lease has time left, so that a large
+     *       fleet's renewals cost the same as a small one's.</li>
      *   <li>{@link FleetNews.TotalMoved} when only the total moved, announced with its value (from 1 to the budget): a
      *       resting member lowers its use to its target of that total at once, and renews only when the target is
      *       more than its lease grants, so that a total moving every heartbeat costs a large fleet no renewal per

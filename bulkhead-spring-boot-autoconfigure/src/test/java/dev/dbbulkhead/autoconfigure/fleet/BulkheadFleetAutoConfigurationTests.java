@@ -110,9 +110,10 @@ class BulkheadFleetAutoConfigurationTests {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "db.bulkhead.workloads.orders.limit.mode=adaptive   | db.bulkhead.workloads.orders.limit.mode   | limit.mode=fixed",
-            "db.bulkhead.defaults.limit.mode=adaptive           | db.bulkhead.defaults.limit.mode           | limit.mode=fixed",
-            "db.bulkhead.workloads.orders.limit.database=steer  | db.bulkhead.workloads.orders.limit.database | limit.database=recommend",
+            "db.bulkhead.workloads.orders.limit.mode=adaptive | db.bulkhead.workloads.orders.limit.mode | limit.mode=fixed",
+            "db.bulkhead.defaults.limit.mode=adaptive | db.bulkhead.defaults.limit.mode | limit.mode=fixed",
+            "db.bulkhead.workloads.orders.limit.database=steer | db.bulkhead.workloads.orders.limit.database"
+                    + " | limit.database=recommend",
             "db.bulkhead.workloads.orders.data-source=dataSource,db.bulkhead.workloads.orders.limit.mode=adaptive"
                     + " | db.bulkhead.workloads.orders.limit.mode | limit.mode=fixed"
     })
