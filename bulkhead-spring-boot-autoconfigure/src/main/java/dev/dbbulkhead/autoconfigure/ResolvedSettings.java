@@ -1,7 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.saturation.support.DatabaseLimits;
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
@@ -48,13 +47,21 @@ public final class ResolvedSettings {
 
     /**
      * The key that lets workload {@code workload}'s B move by itself, {@code limit.mode=adaptive} or
-     * {@code limit.database=steer}, as the workload or the defaults set it: the property and its value. Empty when
-     * only the configuration, a resize and a fleet share move B.
+     * {@code limit.database=steer}, as the workload or the defaults set it. Empty when only the configuration, a resize
+     * and a fleet share move B.
      */
-    public static Optional<Map.Entry<String, String>> selfResizingLimit(String workload,
-                                                                      BulkheadProperties properties) {
+    public static Optional<SelfResizingLimit> selfResizingLimit(String workload, BulkheadProperties properties) {
         return WorkloadSettings.selfResizingLimit(workload, properties)
-                .map(setting -> Map.entry(setting.property(), setting.value()));
+                .map(setting -> new SelfResizingLimit(setting.property(), setting.value()));
+    }
+
+    /**
+     * A key that lets a workload's B move by itself.
+     *
+     * @param property the key as written, under the workload or the defaults
+     * @param value    its value: {@code adaptive} or {@code steer}
+     */
+    public record SelfResizingLimit(String property, String value) {
     }
 
     /**

@@ -11,7 +11,6 @@ import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -43,9 +42,10 @@ final class CoordinatedWorkloads {
         }
         boolean onlyDataSource = beanFactory.getBeanNamesForType(DataSource.class, true, false).length == 1;
         for (String workload : properties.getWorkloads().keySet()) {
-            Optional<Map.Entry<String, String>> limit = ResolvedSettings.selfResizingLimit(workload, properties);
-            if (limit.isPresent() && onThePool(workload, pool, properties, beanFactory, onlyDataSource)) {
-                throw refusal(limit.get().getKey(), limit.get().getValue());
+            // The limit first: placing a workload that names a data source may have to make that bean.
+            Optional<BulkheadConfigurationException> refused = refusalOf(workload, properties);
+            if (refused.isPresent() && onThePool(workload, pool, properties, beanFactory, onlyDataSource)) {
+                throw refused.get();
             }
         }
     }
@@ -78,9 +78,9 @@ final class CoordinatedWorkloads {
             if (template.dataSource().map(FleetPoolPreparation::unwrapHikari).orElse(null) != pool) {
                 continue;
             }
-            Optional<Map.Entry<String, String>> limit = ResolvedSettings.selfResizingLimit(workload, properties);
-            if (limit.isPresent()) {
-                throw refusal(limit.get().getKey(), limit.get().getValue());
+            Optional<BulkheadConfigurationException> refused = refusalOf(workload, properties);
+            if (refused.isPresent()) {
+                throw refused.get();
             }
             if (adaptiveLimits.find(workload).isPresent()) {
                 // An adaptive limit made by the application's own code rather than by the properties.
@@ -89,6 +89,12 @@ final class CoordinatedWorkloads {
             ceilings.add(new ConcurrencyCeiling(template.gate()));
         }
         return ceilings;
+    }
+
+    /** The refusal of the workload's limit that moves B by itself, as the properties set it; empty for none. */
+    private static Optional<BulkheadConfigurationException> refusalOf(String workload, BulkheadProperties properties) {
+        return ResolvedSettings.selfResizingLimit(workload, properties)
+                .map(limit -> refusal(limit.property(), limit.value()));
     }
 
     private static BulkheadConfigurationException refusal(String property, String value) {

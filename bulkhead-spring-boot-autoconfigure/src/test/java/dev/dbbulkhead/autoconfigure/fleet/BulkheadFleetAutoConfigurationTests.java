@@ -34,6 +34,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
+import org.assertj.core.api.AbstractThrowableAssert;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -46,6 +47,7 @@ import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceInitializationAutoConfiguration;
 import org.springframework.boot.liquibase.autoconfigure.LiquibaseAutoConfiguration;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -85,10 +87,8 @@ class BulkheadFleetAutoConfigurationTests {
     void anAdaptiveLimitOnTheCoordinatedPoolFailsStartUpNamingTheWorkloadAndTheFix() {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
                 "db.bulkhead.workloads.orders.limit.mode=adaptive").run(context -> {
-                    assertThat(context).hasFailed();
                     // Thrown as the membership is made, before it joins: its creation wraps it.
-                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                            .isInstanceOf(BulkheadConfigurationException.class)
+                    startUpRefusal(context)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.mode")
                             .hasMessageContaining("limit.mode=fixed");
                 });
@@ -99,10 +99,8 @@ class BulkheadFleetAutoConfigurationTests {
         runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5",
                 "db.bulkhead.database.signals.enabled=true", "db.bulkhead.workloads.orders.limit.database=steer")
                 .run(context -> {
-                    assertThat(context).hasFailed();
                     // Thrown as the membership is made, before it joins: its creation wraps it.
-                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                            .isInstanceOf(BulkheadConfigurationException.class)
+                    startUpRefusal(context)
                             .hasMessageContaining("db.bulkhead.workloads.orders.limit.database")
                             .hasMessageContaining("limit.database=recommend");
                 });
@@ -125,9 +123,7 @@ class BulkheadFleetAutoConfigurationTests {
                         "db.bulkhead.database.signals.enabled=true")
                 .withPropertyValues(settings.split(","))
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                            .isInstanceOf(BulkheadConfigurationException.class)
+                    startUpRefusal(context)
                             .hasMessageContaining("'" + property + "'")
                             .hasMessageContaining(wayOut);
                     // In a full fleet a member that asked would first wait up to lease-ttl for room.
@@ -151,9 +147,7 @@ class BulkheadFleetAutoConfigurationTests {
             configured = configured.withPropertyValues("db.bulkhead.fleet.floor=" + floor);
         }
         configured.run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                    .isInstanceOf(BulkheadConfigurationException.class)
+            startUpRefusal(context)
                     .hasMessageContaining("'db.bulkhead.fleet.floor'")
                     .hasMessageContaining("'" + shown + "'")
                     .hasMessageContaining("db.bulkhead.fleet.connection-budget = " + budget)
@@ -172,9 +166,7 @@ class BulkheadFleetAutoConfigurationTests {
                         "db.bulkhead.workloads.orders.transaction-manager=transactionManager",
                         "db.bulkhead.workloads.orders.limit.mode=adaptive")
                 .run(context -> {
-                    assertThat(context).hasFailed();
-                    assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
-                            .isInstanceOf(BulkheadConfigurationException.class)
+                    startUpRefusal(context)
                             .hasMessageContaining("'db.bulkhead.workloads.orders.limit.mode'")
                             .hasMessageContaining("limit.mode=fixed");
                     assertThat(coordinator.renewals).as("renewals asked for").hasPositiveValue();
@@ -558,6 +550,14 @@ class BulkheadFleetAutoConfigurationTests {
                     "SELECT current_setting('application_name')", String.class);
             this.maximumPoolSize = pool.getMaximumPoolSize();
         }
+    }
+
+    /** The start-up failure of a context that failed, as the refusal of a property: the most specific cause. */
+    private static AbstractThrowableAssert<?, ? extends Throwable> startUpRefusal(
+            AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        return assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                .isInstanceOf(BulkheadConfigurationException.class);
     }
 
     /** A coordinator that cannot be reached, counting the renewals asked of it. */
