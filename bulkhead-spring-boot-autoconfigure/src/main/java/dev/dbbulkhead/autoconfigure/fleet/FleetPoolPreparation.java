@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure.fleet;
 import com.zaxxer.hikari.HikariConfigMXBean;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.fleet.support.FleetPool;
 import java.util.Objects;
 import java.util.UUID;
@@ -60,13 +61,18 @@ final class FleetPoolPreparation implements BeanPostProcessor {
 
     /**
      * The floor the pool starts on: {@code db.bulkhead.fleet.floor}, else one connection per workload on it, so that
-     * each gate keeps a B of 1. Kept within the pool's size here; the membership reports a floor above it.
+     * each gate keeps a B of 1. A workload counts unless it names another data source alone, by its own key or by
+     * {@code db.bulkhead.defaults.data-source}: one that names a transaction manager may be on the pool, and a floor
+     * too low would leave its gate without a connection. Kept within the pool's size here; the membership reports a
+     * floor above it.
      */
     private int floor(@Nullable String beanName, HikariDataSource pool) {
         BulkheadProperties settings = properties.getObject();
         Integer configured = settings.getFleet().getFloor();
-        long workloads = !settings.isEnabled() ? 0 : settings.getWorkloads().values().stream()
-                .filter(workload -> workload.getDataSource() == null || workload.getDataSource().equals(beanName))
+        long workloads = !settings.isEnabled() ? 0 : settings.getWorkloads().keySet().stream()
+                .map(workload -> ResolvedSettings.transactionBeans(workload, settings))
+                .filter(named -> named.transactionManager() != null || named.dataSource() == null
+                        || named.dataSource().equals(beanName))
                 .count();
         int floor = configured != null ? configured : (int) Math.max(1, workloads);
         return Math.max(1, Math.min(floor, pool.getMaximumPoolSize()));

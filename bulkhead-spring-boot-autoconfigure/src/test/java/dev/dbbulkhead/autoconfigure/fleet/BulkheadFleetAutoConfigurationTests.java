@@ -41,6 +41,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.config.BeanDefinitionCustomizer;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
@@ -155,6 +157,42 @@ class BulkheadFleetAutoConfigurationTests {
             // Else it would wait lease-ttl for a grant no fleet can give, then run outside the budget.
             assertThat(coordinator.renewals).as("renewals asked for").hasValue(0);
         });
+    }
+
+    @Test
+    void aWorkloadTheDefaultsPlaceOnAnotherDataSourceAddsNothingToTheCoordinatedPoolsFloor() {
+        // orders names the primary data source; reports is on "elsewhere" by the defaults alone. Counted too, reports
+        // would raise the floor to 2, above the budget of 1, and start-up would refuse it.
+        runner.withBean("dataSource", DataSource.class, () -> unstartedPool("fleet-primary", 10), primaryClosed())
+                .withBean("elsewhere", DataSource.class, () -> unstartedPool("fleet-elsewhere", 2), closed())
+                .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=1",
+                        "db.bulkhead.defaults.data-source=elsewhere",
+                        "db.bulkhead.workloads.orders.data-source=dataSource")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 1);
+                    assertThat(context.getBean(BulkheadRegistry.class).template("reports").dataSource())
+                            .contains(context.getBean("elsewhere", DataSource.class));
+                });
+    }
+
+    /** A pool of the shared schema that opens its connections only when first asked, as Boot's own does. */
+    private static DataSource unstartedPool(String name, int size) {
+        HikariDataSource pool = new HikariDataSource();
+        SharedDatabase.DATABASE.poolConfig(size, name).copyStateTo(pool);
+        return pool;
+    }
+
+    private static BeanDefinitionCustomizer primaryClosed() {
+        return definition -> {
+            definition.setPrimary(true);
+            closed().customize(definition);
+        };
+    }
+
+    private static BeanDefinitionCustomizer closed() {
+        return definition -> ((AbstractBeanDefinition) definition).setDestroyMethodName("close");
     }
 
     @Test
