@@ -3,6 +3,8 @@ package dev.dbbulkhead.testing;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Waits for a state that another thread is about to reach (a waiter parked, a permit back). Only the state
@@ -17,10 +19,20 @@ public final class Await {
 
     /** Returns once {@code reached} holds; fails naming {@code state} if it never does. */
     public static void until(String state, BooleanSupplier reached) {
+        until(state, reached, () -> null);
+    }
+
+    /**
+     * Returns once {@code reached} holds; fails naming {@code state} and, when it gives one, what {@code seen} shows
+     * then, so that a failure says where the state stood and not only that it never came.
+     */
+    public static void until(String state, BooleanSupplier reached, Supplier<? extends @Nullable Object> seen) {
         long deadline = System.nanoTime() + LIMIT.toNanos();
         while (!reached.getAsBoolean()) {
             if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("Not reached within " + LIMIT + ": " + state);
+                Object shown = seen.get();
+                throw new AssertionError("Not reached within " + LIMIT + ": " + state
+                        + (shown == null ? "" : "; seen: " + shown));
             }
             LockSupport.parkNanos(100_000);
         }

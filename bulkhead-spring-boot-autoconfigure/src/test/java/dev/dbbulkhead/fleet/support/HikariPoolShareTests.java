@@ -59,7 +59,10 @@ class HikariPoolShareTests {
             busy.remove(0).close();
             assertThat(share.connectionsInUse()).as("the one come back closed when asked").isEqualTo(2);
 
-            Await.until("two left on the server", () -> sessions.pids().size() == 2);
+            Await.until("two left on the server", () -> sessions.pids().size() == 2,
+                    () -> "sessions " + sessions.pids() + ", the pool's " + pool.getHikariPoolMXBean()
+                            .getTotalConnections() + " (" + pool.getHikariPoolMXBean().getActiveConnections()
+                            + " busy), maximum " + pool.getMaximumPoolSize());
             for (Connection stillBusy : busy) {
                 assertThat(stillBusy.isValid(5)).as("work under way keeps its connection").isTrue();
                 stillBusy.close();
