@@ -48,7 +48,9 @@ class HikariPoolShareTests {
         try (HikariDataSource pool = pool("draining", 4)) {
             HikariPoolShare share = new HikariPoolShare(pool);
             PoolSessions sessions = new PoolSessions(database, "draining");
-            Await.until("four connections open", () -> sessions.pids().size() == 4);
+            // The pool's count too: a session shows on the server before HikariCP has set it up and taken it in, and
+            // one taken in after the share below was applied would stay open until the pool is next asked.
+            Await.until("four connections open", () -> share.connectionsInUse() == 4 && sessions.pids().size() == 4);
             List<Connection> busy = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
                 busy.add(pool.getConnection());
@@ -77,7 +79,8 @@ class HikariPoolShareTests {
             HikariPoolShare share = new HikariPoolShare(pool);
             PoolSessions sessions = new PoolSessions(database, "growing");
             share.apply(1);
-            Await.until("one connection left", () -> sessions.pids().size() == 1);
+            // Asked as the member asks at each heartbeat: one still being opened when the share fell is closed then.
+            Await.until("one connection left", () -> share.connectionsInUse() == 1 && sessions.pids().size() == 1);
 
             share.apply(4);
 
