@@ -331,7 +331,13 @@ public final class FleetMember {
     void heartbeat() {
         renewal.lock();
         try {
-            if (isStopping() || mayRest()) {
+            if (isStopping()) {
+                return;
+            }
+            if (mayRest()) {
+                // Asked what it holds, a pool closes its idle connections above the share: one HikariCP was opening
+                // when the share fell joins it afterwards, and would otherwise stay until the scheduled renewal.
+                maxInUse();
                 return;
             }
             if (renewOnce()) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterEach;
@@ -223,6 +224,35 @@ class FleetMemberCadenceTests {
         assertThat(wrapped.connectionsAllowed()).as("the lowered total's target").isEqualTo(3);
         beat(wrapped, 3);
         assertThat(renewals).as("then every heartbeat").hasSize(4);
+    }
+
+    @Test
+    void aRestingMemberAsksItsPoolWhatItHoldsAtEachHeartbeatSoThatThePoolClosesWhatIsAboveItsShare() {
+        AtomicInteger held = new AtomicInteger();
+        AtomicInteger asked = new AtomicInteger();
+        ShareTarget pool = new ShareTarget() {
+            @Override
+            public boolean apply(int connections) {
+                held.set(connections);
+                return true;
+            }
+
+            @Override
+            public int connectionsInUse() {
+                asked.incrementAndGet();
+                return held.get();
+            }
+        };
+        FleetMember resting = new FleetMember(coordinator, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL),
+                List.of(pool), scheduler, log, clock::get);
+        resting.start();
+        beat(resting, 2);
+        renewals.clear();
+        asked.set(0);
+
+        beat(resting, 5);
+        assertThat(renewals).as("resting on a settled share").isEmpty();
+        assertThat(asked).as("the pool asked at each heartbeat, which closes what is above the share").hasValue(5);
     }
 
     /** Moves the clock a heartbeat and beats, {@code heartbeats} times. */
