@@ -41,8 +41,6 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.beans.factory.config.BeanDefinitionCustomizer;
-import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
@@ -163,8 +161,10 @@ class BulkheadFleetAutoConfigurationTests {
     void aWorkloadTheDefaultsPlaceOnAnotherDataSourceAddsNothingToTheCoordinatedPoolsFloor() {
         // orders names the primary data source; reports is on "elsewhere" by the defaults alone. Counted too, reports
         // would raise the floor to 2, above the budget of 1, and start-up would refuse it.
-        runner.withBean("dataSource", DataSource.class, () -> unstartedPool("fleet-primary", 10), primaryClosed())
-                .withBean("elsewhere", DataSource.class, () -> unstartedPool("fleet-elsewhere", 2), closed())
+        // Both closed with the context, as every AutoCloseable bean is.
+        runner.withBean("dataSource", DataSource.class, () -> unstartedPool("fleet-primary", 10),
+                        definition -> definition.setPrimary(true))
+                .withBean("elsewhere", DataSource.class, () -> unstartedPool("fleet-elsewhere", 2))
                 .withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=1",
                         "db.bulkhead.defaults.data-source=elsewhere",
                         "db.bulkhead.workloads.orders.data-source=dataSource")
@@ -182,17 +182,6 @@ class BulkheadFleetAutoConfigurationTests {
         HikariDataSource pool = new HikariDataSource();
         SharedDatabase.DATABASE.poolConfig(size, name).copyStateTo(pool);
         return pool;
-    }
-
-    private static BeanDefinitionCustomizer primaryClosed() {
-        return definition -> {
-            definition.setPrimary(true);
-            closed().customize(definition);
-        };
-    }
-
-    private static BeanDefinitionCustomizer closed() {
-        return definition -> ((AbstractBeanDefinition) definition).setDestroyMethodName("close");
     }
 
     @Test
@@ -437,11 +426,16 @@ class BulkheadFleetAutoConfigurationTests {
                             .contains("dbBulkheadFleetMembership");
                     assertThat(context.getBeanFactory().getBeanDefinition("flywayInitializer").getDependsOn())
                             .contains("flyway");
-                    List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
-                            .queryForList("SELECT session_name, granted FROM grant_seen_by_flyway");
-                    assertThat(seen).as("the member's unexpired lease, as the migration saw it").hasSize(1);
-                    assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
+                    assertSawTheMembersLease(context, "grant_seen_by_flyway", "the migration");
                 });
+    }
+
+    /** What a migration wrote of the lease table while it ran: the member's unexpired lease, granted its share. */
+    private static void assertSawTheMembersLease(AssertableApplicationContext context, String table, String seenBy) {
+        List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
+                .queryForList("SELECT session_name, granted FROM " + table);
+        assertThat(seen).as("the member's unexpired lease, as " + seenBy + " saw it").hasSize(1);
+        assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
     }
 
     @Test
@@ -458,10 +452,7 @@ class BulkheadFleetAutoConfigurationTests {
                     // Liquibase's bean runs the changelog as it is made: it waits for the membership.
                     assertThat(context.getBeanFactory().getBeanDefinition("liquibase").getDependsOn())
                             .contains("dbBulkheadFleetMembership");
-                    List<Map<String, Object>> seen = new JdbcTemplate(context.getBean(DataSource.class))
-                            .queryForList("SELECT session_name, granted FROM grant_seen_by_liquibase");
-                    assertThat(seen).as("the member's unexpired lease, as the changelog saw it").hasSize(1);
-                    assertThat((Integer) seen.getFirst().get("granted")).isGreaterThanOrEqualTo(2);
+                    assertSawTheMembersLease(context, "grant_seen_by_liquibase", "the changelog");
                 });
     }
 
