@@ -197,7 +197,36 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        HeldGate held = EntryChecks.refuseMisuse(this);
+        return admit(EntryChecks.refuseMisuse(this));
+    }
+
+    /**
+     * Admits one operation where a connection is taken — a borrow from a pool the gates stand in front of, which is
+     * also where a transaction takes its connection — as {@link #acquire()} does, but with no refusal for an active
+     * transaction: a transaction that began without its connection (one that takes it lazily, on its first statement)
+     * is admitted there, still before any of its work. Returns and fails as {@link #acquire()}, that misuse apart; a
+     * thread that already holds a permit or was started inside an admitted operation is refused as a reentry, so the
+     * caller passes such a borrow as part of the operation admitted instead of asking here.
+     *
+     * <p>While the permit is held, {@link #currentThreadHoldsBorrowPlace()} says so: another borrow of the same thread
+     * is nested in this operation (a {@code REQUIRES_NEW} transaction), and never waits for a second place.
+     */
+    public Permit acquireAtBorrow() {
+        HeldGate held = EntryChecks.refuseHeldOrForked(this);
+        Permit permit = admit(held);
+        held.holdsBorrowPlace();
+        return permit;
+    }
+
+    /**
+     * Whether the current thread holds a permit {@linkplain #acquireAtBorrow() taken where a connection is taken}:
+     * one thread-local read.
+     */
+    public static boolean currentThreadHoldsBorrowPlace() {
+        return EntryChecks.currentThreadRecord().holdsBorrowPlaceNow();
+    }
+
+    private Permit admit(HeldGate held) {
         if (held.hasRequestDeadline()) {
             return slowPath.admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
         }

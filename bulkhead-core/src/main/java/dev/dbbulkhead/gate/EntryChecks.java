@@ -46,12 +46,24 @@ final class EntryChecks {
      * @return the current thread's record, holding no gate
      */
     static HeldGate refuseMisuse(AdmissionGate entered) {
+        HeldGate held = refuseHeldOrForked(entered);
+        if (AmbientTransactions.activeOnCurrentThread()) {
+            throw entryInsideTransaction(entered.workload());
+        }
+        return held;
+    }
+
+    /**
+     * Refuses an entry into {@code entered} by a thread that holds a permit or was started inside an admitted
+     * operation; an active transaction is no refusal here. What an admission where a connection is taken checks: a
+     * transaction that began without a connection (one that takes it lazily) takes it there, before it works.
+     *
+     * @return the current thread's record, holding no gate
+     */
+    static HeldGate refuseHeldOrForked(AdmissionGate entered) {
         HeldGate held = HELD_GATE.get();
         if (held.gate() != null) {
             refuseHeldOrForked(entered, held);
-        }
-        if (AmbientTransactions.activeOnCurrentThread()) {
-            throw entryInsideTransaction(entered.workload());
         }
         return held;
     }

@@ -68,6 +68,18 @@ final class HeldGate {
      * read by this thread only; never passed to a forked thread.
      */
     private int requestCommits = RequestCommits.NOT_TRACKED;
+    /**
+     * The workload a {@link WorkloadBinding} names for the unit of work this thread serves (a request, a task), or
+     * {@code null}: read only when a connection is taken outside every admitted operation. Written and read by this
+     * thread only; never passed to a forked thread.
+     */
+    private @Nullable String boundWorkload;
+    /**
+     * Whether the permit this thread holds was taken where a connection is taken ({@link AdmissionGate#acquireAtBorrow}):
+     * a second borrow while it is held is a nested one (a {@code REQUIRES_NEW}), which never waits for the pool. Set by
+     * that admission, cleared with every release.
+     */
+    private boolean holdsBorrowPlace;
 
     HeldGate() {
     }
@@ -115,7 +127,28 @@ final class HeldGate {
 
     /** Records that this thread holds no permit. */
     void clear() {
+        holdsBorrowPlace = false;
         GATE.setRelease(this, null);
+    }
+
+    /** Records that the permit this thread now holds was taken where a connection is taken. */
+    void holdsBorrowPlace() {
+        holdsBorrowPlace = true;
+    }
+
+    /** Whether this thread holds a permit taken where a connection is taken. */
+    boolean holdsBorrowPlaceNow() {
+        return holdsBorrowPlace && gate != null && origin == null;
+    }
+
+    /** The workload bound to the unit of work this thread serves, or {@code null}. */
+    @Nullable String boundWorkload() {
+        return boundWorkload;
+    }
+
+    /** Binds {@code workload} to this thread's unit of work, or unbinds it when {@code null}. */
+    void boundWorkload(@Nullable String workload) {
+        boundWorkload = workload;
     }
 
     /**

@@ -47,19 +47,28 @@ public abstract class DataSourceDecorator implements DataSource {
     protected abstract void beforeConnection() throws SQLException;
 
     /**
-     * Runs {@link #beforeConnection()}, then returns the connection the target hands to this decorator's
-     * {@link ConnectionRequest}; throws what either throws.
+     * Returns the connection {@link #borrow} takes with this decorator's {@link ConnectionRequest}: by default
+     * {@link #beforeConnection()}, then the request; throws what either throws.
      */
     @Override
     public final Connection getConnection() throws SQLException {
-        beforeConnection();
-        return request.connect(target);
+        return borrow(request);
     }
 
     @Override
     public final Connection getConnection(String username, String password) throws SQLException {
+        return borrow(target -> target.getConnection(username, password));
+    }
+
+    /**
+     * Takes a connection of the target the way {@code how} asks for it: {@link #beforeConnection()} first, then the
+     * request. A subclass that must hold something for as long as the connection is out (a permit) overrides this.
+     *
+     * @param how how the target is asked: this decorator's {@link ConnectionRequest}, or a request with credentials
+     */
+    protected Connection borrow(ConnectionRequest how) throws SQLException {
         beforeConnection();
-        return target.getConnection(username, password);
+        return how.connect(target);
     }
 
     @Override

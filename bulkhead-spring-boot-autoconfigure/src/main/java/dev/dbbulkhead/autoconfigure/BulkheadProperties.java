@@ -60,6 +60,9 @@ public class BulkheadProperties {
     /** Connections borrowed from the gates' pools outside every gate: how they are noticed and answered. */
     private final Ungated ungated = new Ungated();
 
+    /** Admission where connections are taken: which workload each unit of work belongs to, by where it comes from. */
+    private final Work work = new Work();
+
     /** One deadline for all the database operations of an HTTP request, fixed when it arrives. */
     private final RequestDeadline requestDeadline = new RequestDeadline();
 
@@ -106,6 +109,10 @@ public class BulkheadProperties {
 
     public Ungated getUngated() {
         return ungated;
+    }
+
+    public Work getWork() {
+        return work;
     }
 
     public RequestDeadline getRequestDeadline() {
@@ -416,6 +423,83 @@ public class BulkheadProperties {
 
         public void setApplicationPackages(List<String> applicationPackages) {
             this.applicationPackages = applicationPackages;
+        }
+    }
+
+    /**
+     * Admission where connections are taken: with a default workload, every connection of a watched pool taken outside
+     * an admitted operation is admitted first, by the workload of the unit of work taking it.
+     */
+    public static class Work {
+
+        /** The workload of every unit of work no rule names. Setting it turns admission where connections are taken on: every connection of the gates' pools then passes a gate. */
+        private @Nullable String defaultWorkload;
+
+        /** Rules that name the workload of a unit of work by where it comes from, tried in order; the first that matches decides. */
+        private List<WorkRule> rules = new ArrayList<>();
+
+        public @Nullable String getDefaultWorkload() {
+            return defaultWorkload;
+        }
+
+        public void setDefaultWorkload(@Nullable String defaultWorkload) {
+            this.defaultWorkload = defaultWorkload;
+        }
+
+        public List<WorkRule> getRules() {
+            return rules;
+        }
+
+        public void setRules(List<WorkRule> rules) {
+            this.rules = rules;
+        }
+    }
+
+    /** One rule: the workload, and exactly one of where the work comes from. */
+    public static class WorkRule {
+
+        /** The workload of the work the rule matches. */
+        private @Nullable String workload;
+
+        /** HTTP requests: a method and a path pattern (GET /owners/**), or a path pattern alone for every method. */
+        private @Nullable String http;
+
+        /** Scheduled methods: * for every one, or the package or class that declares them. */
+        private @Nullable String scheduled;
+
+        /** Work whose stack holds a frame of this package or class. */
+        private @Nullable String caller;
+
+        public @Nullable String getWorkload() {
+            return workload;
+        }
+
+        public void setWorkload(@Nullable String workload) {
+            this.workload = workload;
+        }
+
+        public @Nullable String getHttp() {
+            return http;
+        }
+
+        public void setHttp(@Nullable String http) {
+            this.http = http;
+        }
+
+        public @Nullable String getScheduled() {
+            return scheduled;
+        }
+
+        public void setScheduled(@Nullable String scheduled) {
+            this.scheduled = scheduled;
+        }
+
+        public @Nullable String getCaller() {
+            return caller;
+        }
+
+        public void setCaller(@Nullable String caller) {
+            this.caller = caller;
         }
     }
 

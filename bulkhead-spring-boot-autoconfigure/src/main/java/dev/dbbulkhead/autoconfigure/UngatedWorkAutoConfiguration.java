@@ -11,6 +11,7 @@ import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
@@ -23,6 +24,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
+import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Watches the pools the gates admit to for connections borrowed outside every gate
@@ -55,7 +57,8 @@ public final class UngatedWorkAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties, BeanFactory beanFactory) {
+    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties, BeanFactory beanFactory,
+            ObjectProvider<BulkheadRegistry> registry) {
         BulkheadProperties.Ungated ungated = properties.getUngated();
         CallerRules rules = CallerRules.defaults().recognising(OWN_CALLERS)
                 .withApplicationPackages(usableAutoConfigurationPackages(beanFactory));
@@ -78,8 +81,17 @@ public final class UngatedWorkAutoConfiguration {
                 ungated.getMaxCallSites(), cap -> new DetectionSettings(all,
                         ungated.getMode() == BulkheadProperties.UngatedMode.FAIL, cap, ADVICE,
                         PACKAGES_ADVICE));
+        WorkClassification work = WorkClassification.of(properties);
+        String defaultWorkload = work.defaultWorkload();
+        WatchedPools.AdmissionSettings admission = null;
+        if (defaultWorkload != null) {
+            // Asked for at the first admission, once every workload's gate exists; a map look-up from then on.
+            Supplier<BulkheadRegistry> workloads = SingletonSupplier.of(registry::getObject);
+            admission = new WatchedPools.AdmissionSettings(name -> workloads.get().template(name).gate(),
+                    defaultWorkload, work.stackRules());
+        }
         return new WatchedPools(settings, ungated.getMode() != BulkheadProperties.UngatedMode.OFF,
-                new UngatedConnectionLog());
+                new UngatedConnectionLog(), admission);
     }
 
     /**

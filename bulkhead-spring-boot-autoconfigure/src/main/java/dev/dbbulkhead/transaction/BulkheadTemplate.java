@@ -203,9 +203,23 @@ public class BulkheadTemplate {
     }
 
     private <T extends @Nullable Object> T attempt(@Nullable Duration deadline, TransactionCallback<T> action) {
+        if (AdmissionGate.currentThreadHoldsBorrowPlace()) {
+            return joined(action);
+        }
         try (Permit permit = timeouts.admit(gate, deadline)) {
             return inTransaction(permit, action);
         }
+    }
+
+    /**
+     * Runs {@code action} as part of the operation the current thread is in: a connection admitted where it was taken
+     * is out, under its place, and usually an active transaction on it (a repository annotated {@code @DbBulkhead}
+     * called from a {@code @Transactional} service). The operation was admitted once, where its connection was taken;
+     * a second admission would wait for a place while holding one, so the action runs in the transaction there
+     * ({@code REQUIRED} joins it), or in a new one on the connection the thread takes as part of its operation.
+     */
+    private <T extends @Nullable Object> T joined(TransactionCallback<T> action) {
+        return new TransactionTemplate(transactionManager, definition).execute(action);
     }
 
     /**

@@ -53,6 +53,17 @@ public final class DeadlinePoolWait implements ConnectionRequest {
      *       a deadline or with more left than that, an interrupt, a closed pool.</li>
      * </ul>
      */
+    /**
+     * How a second connection of a thread that already holds one under its place is asked of {@code pool} (a
+     * {@code REQUIRES_NEW} transaction nested in an admitted one): a connection free right now, or a
+     * {@link SQLTransientConnectionException} at once, from a {@code HikariDataSource} of HikariCP's own class that is
+     * running; the pool's own {@code getConnection()} otherwise. A thread holding a place and a connection never waits
+     * for another: threads that did could each wait for a connection another holds.
+     */
+    public static ConnectionRequest atOnceFor(DataSource pool) {
+        return HIKARI_PRESENT && Hikari.isPlainPool(pool) ? Hikari::connectionFreeNow : ConnectionRequest.PLAIN;
+    }
+
     @Override
     public Connection connect(DataSource target) throws SQLException {
         long remainingNanos = AdmissionGate.currentPermitRemainingNanos();
@@ -70,6 +81,25 @@ public final class DeadlinePoolWait implements ConnectionRequest {
 
         static boolean isPlainPool(DataSource pool) {
             return pool.getClass() == HikariDataSource.class;
+        }
+
+        static Connection connectionFreeNow(DataSource target) throws SQLException {
+            HikariDataSource dataSource = (HikariDataSource) target;
+            if (dataSource.isClosed() || !(dataSource.getHikariPoolMXBean() instanceof HikariPool pool)
+                    || pool.poolState != HikariPool.POOL_NORMAL) {
+                return dataSource.getConnection();
+            }
+            try {
+                // A zero timeout takes an idle connection or none: HikariCP's bag does not wait for a return.
+                return pool.getConnection(0L);
+            } catch (SQLTransientConnectionException noneFree) {
+                throw new SQLTransientConnectionException("No connection of pool '" + dataSource.getPoolName()
+                        + "' was free for a second connection of a thread that already holds one under its place (a"
+                        + " REQUIRES_NEW transaction nested in an admitted one): such a connection is taken only when"
+                        + " one is free, so that threads holding connections never wait for each other's. Give the"
+                        + " pool more connections than the workloads' places, or do not nest the transaction.",
+                        noneFree.getSQLState(), noneFree);
+            }
         }
 
         static Connection connectionWithin(DataSource target, long remainingNanos) throws SQLException {

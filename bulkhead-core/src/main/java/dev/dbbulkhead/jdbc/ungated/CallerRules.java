@@ -27,7 +27,7 @@ public final class CallerRules {
      * The JDK (reflection included) and the test runners that call a test's code: never a call site, not even inside
      * the application's packages, nor as the last resort.
      */
-    private static final List<String> RUNTIME = List.of("java", "javax", "jdk", "sun", "com.sun", "org.junit",
+    static final List<String> RUNTIME = List.of("java", "javax", "jdk", "sun", "com.sun", "org.junit",
             "org.apache.maven.surefire", "org.gradle", "worker.org.gradle", "com.intellij.rt",
             "org.eclipse.jdt.internal.junit", "org.testng");
 
@@ -98,15 +98,24 @@ public final class CallerRules {
     public CallerRules recognising(Collection<String> callers) {
         List<String> all = new ArrayList<>(recognised);
         for (String caller : callers) {
-            if (caller == null || !NAME.matcher(caller).matches()) {
-                throw new IllegalArgumentException("'" + caller + "' is no package or class name: each entry names"
-                        + " a package (com.example.batch) or a class (com.example.CacheWarmer), without wildcards");
-            }
+            requirePackageOrClassName(caller);
             if (!all.contains(caller)) {
                 all.add(caller);
             }
         }
         return new CallerRules(all, applicationPackages);
+    }
+
+    /**
+     * Refuses what is no package or class name, naming the value and what is expected.
+     *
+     * @throws IllegalArgumentException when {@code name} is null, blank or holds anything but a dotted Java name
+     */
+    static void requirePackageOrClassName(@Nullable String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("'" + name + "' is no package or class name: each entry names"
+                    + " a package (com.example.batch) or a class (com.example.CacheWarmer), without wildcards");
+        }
     }
 
     /**
@@ -218,13 +227,14 @@ public final class CallerRules {
     }
 
     /** Proxies and generated subclasses: CGLIB's and ByteBuddy's, Hibernate's, and JDK proxies in any package. */
-    private static boolean isGenerated(String className) {
+    static boolean isGenerated(String className) {
         int simpleName = className.lastIndexOf('.') + 1;
         return className.contains("$$") || className.startsWith("$Proxy", simpleName)
                 || className.contains("$HibernateProxy") || className.contains("$ByteBuddy$");
     }
 
-    private static @Nullable String firstMatch(List<String> names, String className) {
+    /** The first of {@code names} that is {@code className}'s package (or an enclosing one) or class; null when none. */
+    static @Nullable String firstMatch(List<String> names, String className) {
         for (String name : names) {
             if (className.startsWith(name) && (className.length() == name.length()
                     || className.charAt(name.length()) == '.' || className.charAt(name.length()) == '$')) {

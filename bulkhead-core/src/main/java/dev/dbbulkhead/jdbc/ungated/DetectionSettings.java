@@ -75,6 +75,21 @@ public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSi
                 + " " + advice;
     }
 
+    /**
+     * What a report or a refusal says of a borrow from {@code site} on {@code pool} that no rule classified, so that the
+     * default workload admitted it, on {@code thread}.
+     */
+    public String describeCaughtByDefault(String pool, CallSite site, String defaultWorkload, Thread thread) {
+        String caught = "A connection of pool '" + pool + "' was taken by " + site + " on thread '" + thread.getName()
+                + "', and no rule named its workload: the default workload '" + defaultWorkload + "' admitted it. ";
+        if (site.application()) {
+            return caught + "Name its workload with a rule (db.bulkhead.work.rules) or @DbBulkhead, or size the"
+                    + " default workload for it.";
+        }
+        return caught + "No frame of the application's packages was on the stack, so this frame is a guess. "
+                + packagesAdvice;
+    }
+
     private static String lowerFirst(String sentence) {
         return sentence.isEmpty() ? sentence : Character.toLowerCase(sentence.charAt(0)) + sentence.substring(1);
     }

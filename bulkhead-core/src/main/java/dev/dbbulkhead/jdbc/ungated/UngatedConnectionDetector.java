@@ -69,10 +69,26 @@ public final class UngatedConnectionDetector {
             recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
             return;
         }
+        record(site, settings.describe(pool, site));
+    }
+
+    /**
+     * Records a borrow of {@code verdict}'s call site that no rule classified, so that the default workload admits it
+     * ({@link PoolAdmission}): counted and reported as the ungated are, for the same reason — nothing named where it
+     * comes from — and refused as they are in {@code fail} mode.
+     *
+     * @throws UngatedConnectionException when the settings refuse such borrows
+     */
+    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload) throws UngatedConnectionException {
+        CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
+        record(site, settings.describeCaughtByDefault(pool, site, defaultWorkload, Thread.currentThread()));
+    }
+
+    private void record(CallSite site, String describedOnce) throws UngatedConnectionException {
         connections.increment();
         boolean first = counted(site);
         if (first || settings.refuse()) {
-            String description = settings.describe(pool, site);
+            String description = describedOnce;
             if (first) {
                 listener.newCallSite(pool, site, description, settings.refuse());
             }
@@ -82,7 +98,7 @@ public final class UngatedConnectionDetector {
         }
     }
 
-    private void recognisedBy(String rule) {
+    void recognisedBy(String rule) {
         recognised.computeIfAbsent(rule, any -> new LongAdder()).increment();
     }
 

@@ -43,19 +43,34 @@ public final class BulkheadRejectionFilter extends OncePerRequestFilter implemen
         try (RequestCommits.Scope tracked = RequestCommits.track()) {
             chain.doFilter(request, response);
         } catch (ServletException | IOException | RuntimeException failure) {
-            RuntimeException overload = BulkheadRejectionResponder.overloadIn(failure);
-            if (overload == null || response.isCommitted()) {
-                throw failure;
+            answerOrRethrow(responder, request, response, failure);
+        }
+    }
+
+    /**
+     * Answers {@code failure} with 503 when it is a refusal and the response can still be changed; rethrows it
+     * otherwise: what a filter that sees refusals escape the chain behind it does.
+     */
+    static void answerOrRethrow(BulkheadRejectionResponder responder, HttpServletRequest request,
+            HttpServletResponse response, Exception failure) throws ServletException, IOException {
+        RuntimeException overload = BulkheadRejectionResponder.overloadIn(failure);
+        if (overload == null || response.isCommitted()) {
+            if (failure instanceof ServletException servlet) {
+                throw servlet;
             }
-            // All of it, headers and the choice of writer included: the view's half page must not reach the client.
-            response.reset();
-            responder.respond(request, response, overload);
-            if (logger.isDebugEnabled()) {
-                // One line, not the trace of the view that failed: the refusal is answered, and counted in the meters.
-                logger.debug("Answered 503 to " + request.getMethod() + " " + request.getRequestURI()
-                        + ", refused outside Spring MVC's exception handling (a view rendering or a filter): "
-                        + overload.getMessage());
+            if (failure instanceof IOException io) {
+                throw io;
             }
+            throw (RuntimeException) failure;
+        }
+        // All of it, headers and the choice of writer included: the view's half page must not reach the client.
+        response.reset();
+        responder.respond(request, response, overload);
+        if (logger.isDebugEnabled()) {
+            // One line, not the trace of the view that failed: the refusal is answered, and counted in the meters.
+            logger.debug("Answered 503 to " + request.getMethod() + " " + request.getRequestURI()
+                    + ", refused outside Spring MVC's exception handling (a view rendering or a filter): "
+                    + overload.getMessage());
         }
     }
 

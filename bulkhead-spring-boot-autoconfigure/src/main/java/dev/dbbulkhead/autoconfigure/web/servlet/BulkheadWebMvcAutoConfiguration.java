@@ -4,6 +4,7 @@ import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
+import dev.dbbulkhead.autoconfigure.WorkClassification;
 import dev.dbbulkhead.deadline.TimeoutHeaderValues;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
@@ -13,12 +14,15 @@ import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResponder;
 import dev.dbbulkhead.web.servlet.BulkheadKeyResolver;
 import dev.dbbulkhead.web.servlet.RequestClassFilter;
+import dev.dbbulkhead.web.servlet.WorkloadRulesFilter;
 import dev.dbbulkhead.web.servlet.RequestDeadlineFilter;
 import dev.dbbulkhead.web.servlet.TemplateEngineRefusalLog;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
@@ -52,6 +56,9 @@ import org.springframework.web.util.pattern.PatternParseException;
 @ConditionalOnBean(BulkheadRegistry.class)
 @EnableConfigurationProperties(BulkheadProperties.class)
 public final class BulkheadWebMvcAutoConfiguration {
+
+    /** An HTTP method's name: letters only (GET, POST, a method of the application's own). */
+    private static final Pattern HTTP_METHOD = Pattern.compile("[A-Z]+");
 
     /** Boot's error view resolution, absent from a Spring MVC application that does without Boot's MVC support. */
     private static final String ERROR_VIEW_RESOLVER =
@@ -128,6 +135,31 @@ public final class BulkheadWebMvcAutoConfiguration {
         }
         Duration budget = settings.getBudget();
         return new RequestDeadlineFilter(headers, paths, budget == null ? null : positive(prefix + ".budget", budget));
+    }
+
+    /**
+     * The HTTP rules of {@code db.bulkhead.work.rules}, when admission where connections are taken is on and there are
+     * any: each request's workload bound to its thread. Each pattern is parsed now, so that a bad one fails start-up
+     * with the property named.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @Conditional(HttpWorkRulesConfigured.class)
+    WorkloadRulesFilter workloadRulesFilter(BulkheadProperties properties, BulkheadRejectionResponder responder) {
+        List<WorkloadRulesFilter.Rule> rules = new ArrayList<>();
+        for (WorkClassification.HttpRule rule : WorkClassification.of(properties).httpRules()) {
+            String written = rule.http().trim();
+            int space = written.indexOf(' ');
+            String method = space < 0 ? null : written.substring(0, space).toUpperCase(Locale.ROOT);
+            if (method != null && !HTTP_METHOD.matcher(method).matches()) {
+                throw BulkheadConfigurationException.invalidProperty(rule.property(), rule.http(),
+                        "a path pattern (/owners/**), or a method and a path pattern (GET /owners/**)");
+            }
+            rules.add(new WorkloadRulesFilter.Rule(method,
+                    pattern(rule.property(), space < 0 ? written : written.substring(space + 1).trim()),
+                    rule.workload()));
+        }
+        return new WorkloadRulesFilter(rules, responder);
     }
 
     /**

@@ -1,17 +1,22 @@
 package dev.dbbulkhead.jdbc.ungated.support;
 
+import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
+import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
 import dev.dbbulkhead.jdbc.ungated.WatchedDataSource;
+import dev.dbbulkhead.jdbc.ungated.WorkRules;
 import dev.dbbulkhead.transaction.DeadlinePoolWait;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.Function;
 import javax.sql.DataSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The application's pools watched for work that escapes the gates, by DataSource bean name, each with its detector.
@@ -24,6 +29,8 @@ public final class WatchedPools {
     private final DetectionSettings settings;
     private final boolean watching;
     private final UngatedConnectionListener listener;
+    /** Admission where connections are taken, the same rules for every pool watched; null to watch only. */
+    private final @Nullable AdmissionSettings admission;
     /** By bean name, so that reports list the pools in one order whatever order the beans were made in. */
     private final Map<String, Watched> pools = new ConcurrentSkipListMap<>();
 
@@ -33,9 +40,33 @@ public final class WatchedPools {
      * @param listener told of each new call site of any pool
      */
     public WatchedPools(DetectionSettings settings, boolean watching, UngatedConnectionListener listener) {
+        this(settings, watching, listener, null);
+    }
+
+    /**
+     * @param settings  how the detectors read, keep and answer a borrow that no workload's rule named
+     * @param watching  false to watch nothing: {@link #watch} then hands every pool back as it is
+     * @param listener  told of each new call site of any pool
+     * @param admission how every borrow outside an admitted operation is admitted where it is taken; {@code null} to
+     *                  watch only
+     */
+    public WatchedPools(DetectionSettings settings, boolean watching, UngatedConnectionListener listener,
+                        @Nullable AdmissionSettings admission) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.watching = watching;
         this.listener = Objects.requireNonNull(listener, "listener");
+        this.admission = admission;
+    }
+
+    /**
+     * What admission where connections are taken needs of the application: the gate of each workload, the default
+     * workload and the rules read on the stack.
+     *
+     * @param gates           the gate of each workload by name
+     * @param defaultWorkload the workload of what no rule names
+     * @param rules           the rules read on a borrow's stack
+     */
+    public record AdmissionSettings(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules) {
     }
 
     /**
@@ -57,8 +88,12 @@ public final class WatchedPools {
         if (unfit == null) {
             try {
                 return pools.computeIfAbsent(beanName, name -> {
+                    AdmissionSettings admitting = admission;
+                    PoolAdmission poolAdmission = admitting == null ? null : new PoolAdmission(admitting.gates(),
+                            admitting.defaultWorkload(), admitting.rules(), DeadlinePoolWait.atOnceFor(pool));
                     WatchedDataSource watch = new WatchedDataSource(pool,
-                            new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool));
+                            new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool),
+                            poolAdmission);
                     return new Watched(WatchedPoolProxy.proxy(pool, watch), watch);
                 }).bean();
             } catch (RuntimeException | LinkageError notMade) {
@@ -71,6 +106,23 @@ public final class WatchedPools {
                 + " outside the gates are neither counted nor refused. Declare the bean with a class that can be"
                 + " extended (HikariDataSource, say) to have it watched.");
         return pool;
+    }
+
+    /** Admission where the connections of each pool watched are taken, by bean name; empty when it is off. */
+    public Map<String, PoolAdmission> admissions() {
+        Map<String, PoolAdmission> byPool = new java.util.LinkedHashMap<>();
+        pools.forEach((name, watched) -> {
+            PoolAdmission admitting = watched.watch().admission();
+            if (admitting != null) {
+                byPool.put(name, admitting);
+            }
+        });
+        return byPool;
+    }
+
+    /** Whether every borrow outside an admitted operation is admitted where it is taken. */
+    public boolean admitsWhereConnectionsAreTaken() {
+        return admission != null;
     }
 
     /** The detectors of the pools watched, by bean name. */

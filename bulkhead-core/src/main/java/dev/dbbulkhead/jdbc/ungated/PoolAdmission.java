@@ -1,0 +1,164 @@
+package dev.dbbulkhead.jdbc.ungated;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.gate.WorkloadBinding;
+import dev.dbbulkhead.jdbc.ConnectionRequest;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Function;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Admission where connections are taken: every connection of a watched pool asked for outside an admitted operation
+ * is admitted first, by the gate of the workload its unit of work belongs to, and holds that place until it is closed —
+ * so the transaction that takes it is admitted before it begins, wherever the application's annotations are. The
+ * workload is, in this order:
+ * <ol>
+ *   <li>the one bound to the thread where its unit of work began ({@link WorkloadBinding}: an HTTP rule, a task);</li>
+ *   <li>the first of the {@link WorkRules} its stack matches (a caller's package or class, a scheduled method);</li>
+ *   <li>the default workload, which also reports the call site ({@link UngatedConnectionDetector}) as work only the
+ *       default caught.</li>
+ * </ol>
+ * Work the application runs outside the gates by design — {@link UngatedWork#allow}, recognised infrastructure such
+ * as migrations — is not admitted.
+ *
+ * <p>A thread inside an admitted operation (an annotated method, a template, a connection admitted here) takes its
+ * connections as part of that operation: never refused as a misuse, and never waiting for a second place. A second
+ * connection taken while a connection admitted here is still out — a {@code REQUIRES_NEW} transaction nested in the
+ * first — is asked of the pool with the {@code nested} request, which must not wait for a connection (a pool with none
+ * free refuses it at once): a thread holding a place and a connection never waits for another, so no set of such
+ * threads can wait on each other for the pool.
+ */
+public final class PoolAdmission {
+
+    private static final StackWalker STACK = StackWalker.getInstance();
+
+    private final Function<String, AdmissionGate> gates;
+    private final String defaultWorkload;
+    private final WorkRules rules;
+    private final ConnectionRequest nested;
+    private final LongAdder[] byRule;
+    /** By workload name: bounded by the workloads, which are fixed. */
+    private final Map<String, LongAdder> byBinding = new ConcurrentHashMap<>();
+    private final LongAdder byDefault = new LongAdder();
+    private final LongAdder nestedBorrows = new LongAdder();
+
+    /**
+     * @param gates           the gate of each workload by name; asked on each admission, so it should be cheap
+     * @param defaultWorkload the workload of a borrow nothing else classified
+     * @param rules           the rules read on the stack
+     * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
+     */
+    public PoolAdmission(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+                         ConnectionRequest nested) {
+        this.gates = Objects.requireNonNull(gates, "gates");
+        this.defaultWorkload = Objects.requireNonNull(defaultWorkload, "defaultWorkload");
+        this.rules = Objects.requireNonNull(rules, "rules");
+        this.nested = Objects.requireNonNull(nested, "nested");
+        this.byRule = new LongAdder[rules.rules().size()];
+        for (int i = 0; i < byRule.length; i++) {
+            byRule[i] = new LongAdder();
+        }
+    }
+
+    /**
+     * Takes a connection of {@code pool} asked for as {@code how} asks, admitted as the class description says.
+     *
+     * @throws BulkheadRejectedException when the workload's gate refuses it; nothing was taken from the pool
+     * @throws UngatedConnectionException when the detector refuses what only the default caught ({@code fail} mode)
+     */
+    Connection borrow(DataSource pool, ConnectionRequest how, UngatedConnectionDetector detector)
+            throws SQLException {
+        if (AdmissionGate.isCurrentThreadAdmitted()) {
+            if (AdmissionGate.currentThreadHoldsBorrowPlace()) {
+                nestedBorrows.increment();
+                return nested.connect(pool);
+            }
+            return how.connect(pool);
+        }
+        Permit permit = admit(detector);
+        if (permit == null) {
+            return how.connect(pool);
+        }
+        boolean handedOut = false;
+        try {
+            Connection connection = new AdmittedConnection(how.connect(pool), permit);
+            handedOut = true;
+            return connection;
+        } finally {
+            if (!handedOut) {
+                // No connection: the operation failed before it began, and its place is given back at once.
+                permit.close();
+            }
+        }
+    }
+
+    /** The permit of the borrow's workload, or null for work that runs outside the gates by design. */
+    private @Nullable Permit admit(UngatedConnectionDetector detector) throws UngatedConnectionException {
+        if (UngatedWork.allowedOnCurrentThread()) {
+            detector.recognisedBy(UngatedWork.RULE);
+            return null;
+        }
+        String bound = WorkloadBinding.current();
+        if (bound != null) {
+            byBinding.computeIfAbsent(bound, any -> new LongAdder()).increment();
+            return gates.apply(bound).acquireAtBorrow();
+        }
+        if (!rules.isEmpty()) {
+            int rule = STACK.walk(rules::classify);
+            if (rule >= 0) {
+                byRule[rule].increment();
+                return gates.apply(rules.rules().get(rule).workload()).acquireAtBorrow();
+            }
+        }
+        CallerRules.Verdict verdict = STACK.walk(detector.settings().rules()::judge);
+        if (verdict.site() == null) {
+            detector.recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
+            return null;
+        }
+        byDefault.increment();
+        detector.caughtByDefault(verdict, defaultWorkload);
+        return gates.apply(defaultWorkload).acquireAtBorrow();
+    }
+
+    /** The workload of a borrow nothing else classified. */
+    public String defaultWorkload() {
+        return defaultWorkload;
+    }
+
+    /** The rules read on the stack. */
+    public WorkRules rules() {
+        return rules;
+    }
+
+    /**
+     * How many borrows each way of classifying admitted so far: {@code "bound <workload>"} for the workload bound where
+     * the unit began, each rule by its description, {@code "default <workload>"}; then the nested borrows, taken as
+     * part of the operation that held a place.
+     */
+    public Map<String, Long> classified() {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        new java.util.TreeMap<>(byBinding).forEach((workload, count) -> counts.put("bound " + workload, count.sum()));
+        List<WorkRules.Rule> all = rules.rules();
+        for (int i = 0; i < all.size(); i++) {
+            counts.put(all.get(i).toString(), byRule[i].sum());
+        }
+        counts.put("default " + defaultWorkload, byDefault.sum());
+        counts.put("nested", nestedBorrows.sum());
+        return counts;
+    }
+
+    @Override
+    public String toString() {
+        return "PoolAdmission[default " + defaultWorkload + ", " + rules + "]";
+    }
+}

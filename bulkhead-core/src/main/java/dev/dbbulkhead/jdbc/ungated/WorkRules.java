@@ -1,0 +1,136 @@
+package dev.dbbulkhead.jdbc.ungated;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The rules that name the workload of a connection taken outside every admitted operation from where on the stack it
+ * is taken: by a class or package of the caller ({@link Kind#CALLER}), or by a scheduled method's
+ * ({@link Kind#SCHEDULED}). The first rule in their order that matches decides; a borrow no rule matches is the default
+ * workload's. Rules a unit of work was classified by where it began (an HTTP request's) are not here: they are bound to
+ * its thread ({@link dev.dbbulkhead.gate.WorkloadBinding}) and come first.
+ */
+public final class WorkRules {
+
+    /** What a rule reads on the stack. */
+    public enum Kind {
+        /** A frame of the named class or package anywhere on the stack. */
+        CALLER,
+        /** The method a scheduler runs, of the named class or package, or any with {@link #ANY}. */
+        SCHEDULED
+    }
+
+    /** The name of a {@link Kind#SCHEDULED} rule that matches every scheduled method. */
+    public static final String ANY = "*";
+
+    /** Frameworks' frames between a scheduler's runner and the method it runs: never the scheduled method. */
+    private static final List<String> BETWEEN = List.of("org.springframework.aop", "org.springframework.cglib",
+            "org.springframework.scheduling", "io.micrometer");
+
+    /**
+     * One rule.
+     *
+     * @param kind     what it reads
+     * @param name     a package or class name; for {@link Kind#SCHEDULED} also {@link #ANY}
+     * @param workload the workload of the borrows it matches
+     */
+    public record Rule(Kind kind, String name, String workload) {
+
+        /** @throws IllegalArgumentException naming the value when {@code name} is no package or class name */
+        public Rule {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(workload, "workload");
+            if (!(kind == Kind.SCHEDULED && ANY.equals(name))) {
+                CallerRules.requirePackageOrClassName(name);
+            }
+        }
+
+        @Override
+        public String toString() {
+            return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + name + " -> " + workload;
+        }
+    }
+
+    private final List<Rule> rules;
+    private final Set<String> schedulerRunners;
+    private final boolean readsScheduled;
+
+    /**
+     * @param rules            in the order they are tried
+     * @param schedulerRunners the classes whose frame runs a scheduled method (Spring's {@code ScheduledMethodRunnable})
+     */
+    public WorkRules(Collection<Rule> rules, Collection<String> schedulerRunners) {
+        this.rules = List.copyOf(rules);
+        this.schedulerRunners = Set.copyOf(schedulerRunners);
+        this.readsScheduled = this.rules.stream().anyMatch(rule -> rule.kind() == Kind.SCHEDULED);
+    }
+
+    /** No rule: every borrow outside an admitted operation is the default workload's. */
+    public static WorkRules none() {
+        return new WorkRules(List.of(), List.of());
+    }
+
+    /** The rules, in their order. */
+    public List<Rule> rules() {
+        return rules;
+    }
+
+    /** Whether there is none to read a stack for. */
+    public boolean isEmpty() {
+        return rules.isEmpty();
+    }
+
+    /**
+     * Reads a borrow's stack, nearest frame first, at most {@link CallerRules#MAX_FRAMES} of it.
+     *
+     * @return the index of the first rule that matches, or -1 when none does
+     */
+    int classify(Stream<StackWalker.StackFrame> frames) {
+        List<String> callers = new ArrayList<>();
+        String scheduled = null;
+        String nearestToRunner = null;
+        for (Iterator<StackWalker.StackFrame> it = frames.limit(CallerRules.MAX_FRAMES).iterator(); it.hasNext(); ) {
+            String className = it.next().getClassName();
+            if (readsScheduled && schedulerRunners.contains(className)) {
+                scheduled = nearestToRunner;
+                break;
+            }
+            if (CallerRules.isGenerated(className) || CallerRules.firstMatch(CallerRules.RUNTIME, className) != null) {
+                continue;
+            }
+            callers.add(className);
+            if (CallerRules.firstMatch(BETWEEN, className) == null) {
+                nearestToRunner = className;
+            }
+        }
+        return firstMatching(callers, scheduled);
+    }
+
+    /** The index of the first rule that the stack's classes and its scheduled method match; -1 when none does. */
+    int firstMatching(List<String> callers, @Nullable String scheduled) {
+        for (int i = 0; i < rules.size(); i++) {
+            Rule rule = rules.get(i);
+            List<String> name = List.of(rule.name());
+            boolean matches = switch (rule.kind()) {
+                case CALLER -> callers.stream().anyMatch(caller -> CallerRules.firstMatch(name, caller) != null);
+                case SCHEDULED -> scheduled != null
+                        && (ANY.equals(rule.name()) || CallerRules.firstMatch(name, scheduled) != null);
+            };
+            if (matches) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public String toString() {
+        return "WorkRules" + rules;
+    }
+}
