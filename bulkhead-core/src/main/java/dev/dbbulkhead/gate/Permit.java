@@ -59,6 +59,8 @@ public final class Permit implements AutoCloseable {
     private final boolean hasDeadline;
     private boolean released;
     private ExecutionOutcome outcome = ExecutionOutcome.FAILED;
+    /** Set when the operation only read: its commit is no work a retry of the request would do twice. */
+    private boolean onlyRead;
     /** Set while a timed transaction is open; written and read by the owner thread only, as the outcome is. */
     private boolean transactionOpen;
     private long transactionBeganAtNanos;
@@ -105,6 +107,15 @@ public final class Permit implements AutoCloseable {
      */
     public void recordOutcome(ExecutionOutcome outcome) {
         this.outcome = Objects.requireNonNull(outcome, "outcome");
+    }
+
+    /**
+     * Records that the operation only read — a read-only transaction, a connection used read-only — so that its
+     * commit is not counted among the request's committed operations ({@link RequestCommits}): a refusal later in the
+     * request says it is safe to retry as far as this operation goes. Written and read by the owner thread only.
+     */
+    public void recordOnlyRead() {
+        onlyRead = true;
     }
 
     /**
@@ -157,8 +168,9 @@ public final class Permit implements AutoCloseable {
         if (!released) {
             RELEASED.setRelease(this, true);
             giveBack();
-            // Counted once the permit is back, so that a refusal the request meets later knows work was written.
-            if (outcome == ExecutionOutcome.COMMITTED || outcome == ExecutionOutcome.UNKNOWN) {
+            // Counted once the permit is back, so that a refusal the request meets later knows work was written; an
+            // operation that only read wrote nothing a retry would repeat.
+            if (!onlyRead && (outcome == ExecutionOutcome.COMMITTED || outcome == ExecutionOutcome.UNKNOWN)) {
                 held.operationCommitted();
             }
         }

@@ -45,6 +45,24 @@ class RequestCommitsTests {
     }
 
     @Test
+    void anOperationThatOnlyReadIsNotCountedSoARefusalAfterReadsSaysNothingWasWritten() throws Exception {
+        try (RequestCommits.Scope request = RequestCommits.track()) {
+            for (int i = 0; i < 7; i++) {
+                try (Permit permit = gate.acquire()) {
+                    permit.recordOutcome(ExecutionOutcome.COMMITTED);
+                    permit.recordOnlyRead();
+                }
+            }
+            BulkheadRejectedException refused = refusedWhileHeldElsewhere();
+            assertThat(refused.committedBefore()).as("seven read-only lookups wrote nothing").isZero();
+            assertThat(refused.getMessage()).doesNotContain("not safe to retry");
+
+            runWith(ExecutionOutcome.COMMITTED);
+            assertThat(refusedWhileHeldElsewhere().committedBefore()).as("the one that wrote").isOne();
+        }
+    }
+
+    @Test
     void withoutATrackedRequestNothingIsCountedAndEachRequestStartsFromNone() throws Exception {
         runWith(ExecutionOutcome.COMMITTED);
         assertThat(refusedWhileHeldElsewhere().committedBefore()).isZero();

@@ -503,6 +503,16 @@ public class BulkheadProperties {
         }
     }
 
+    /** What an operation that finds its workload full does. */
+    public enum WhenFull {
+
+        /** It is refused at once ({@code ADMISSION_FULL}). */
+        REFUSE,
+
+        /** It waits for a place, within the workload's queue wait. */
+        WAIT
+    }
+
     /** Start-up checks of the gates' budgets against their pools. */
     public static class Budget {
 
@@ -661,6 +671,9 @@ public class BulkheadProperties {
         /** Operations that may run at once, from requesting the connection to its cleanup; 1 to 2147483647. */
         private @Nullable Integer maxConcurrent;
 
+        /** What an operation that finds the workload full does: refuse (the default) answers at once; wait waits for a place within queue-wait, for background work (jobs, tasks, batch chunks) that should wait its turn rather than be lost. A waiting workload has no max-queued. */
+        private @Nullable WhenFull whenFull;
+
         /** Operations admitted beyond max-concurrent that wait for their turn to run; 0 to 2147483647. */
         private @Nullable Integer maxQueued;
 
@@ -726,6 +739,14 @@ public class BulkheadProperties {
 
         public void setMaxQueued(@Nullable Integer maxQueued) {
             this.maxQueued = maxQueued;
+        }
+
+        public @Nullable WhenFull getWhenFull() {
+            return whenFull;
+        }
+
+        public void setWhenFull(@Nullable WhenFull whenFull) {
+            this.whenFull = whenFull;
         }
 
         public @Nullable Duration getQueueWait() {

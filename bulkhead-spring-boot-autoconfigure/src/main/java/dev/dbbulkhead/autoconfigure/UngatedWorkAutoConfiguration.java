@@ -4,6 +4,8 @@ import dev.dbbulkhead.budget.ServerConnectionSlots;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.jdbc.ungated.CallerRules;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
+import dev.dbbulkhead.jdbc.ungated.JobRefusals;
+import dev.dbbulkhead.jdbc.ungated.support.SkippedRunLog;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedConnectionLog;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPoolPostProcessor;
@@ -88,7 +90,7 @@ public final class UngatedWorkAutoConfiguration {
             // Asked for at the first admission, once every workload's gate exists; a map look-up from then on.
             Supplier<BulkheadRegistry> workloads = SingletonSupplier.of(registry::getObject);
             admission = new WatchedPools.AdmissionSettings(name -> workloads.get().template(name).gate(),
-                    defaultWorkload, work.stackRules());
+                    defaultWorkload, work.stackRules(), new JobRefusals(new SkippedRunLog()));
         }
         return new WatchedPools(settings, ungated.getMode() != BulkheadProperties.UngatedMode.OFF,
                 new UngatedConnectionLog(), admission);

@@ -107,7 +107,13 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         // The builder validates with the gate's own ranges; only the property name is added here.
         validate(maxConcurrent, gate::maxConcurrent);
         validate(maxQueued, gate::maxQueued);
-        validate(queueWait(resolver), gate::queueWait);
+        Setting<Duration> waited = queueWait(resolver);
+        validate(waited, gate::queueWait);
+        if (whenFull(resolver).value() == BulkheadProperties.WhenFull.WAIT && waited.value().isZero()) {
+            throw BulkheadConfigurationException.invalidProperty(waited.property(), waited.value(),
+                    "more than 0 while " + whenFull(resolver).property() + " is wait: it is how long an operation"
+                            + " waits for a place before it is given up");
+        }
         gate.captureStackTrace(resolver.setting("capture-stack-trace", Workload::getCaptureStackTrace,
                 GateConfig.DEFAULT_CAPTURE_STACK_TRACE).value());
         applyQueue(resolver, gate);
@@ -316,8 +322,33 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         return findings;
     }
 
+    /**
+     * Q as configured; for a workload whose operations wait when it is full ({@code when-full: wait}), a waiting room
+     * no arrival fills, since such work waits for a place within its queue wait rather than be refused. A
+     * {@code max-queued} of the workload's own beside {@code when-full: wait} is refused: it could never apply; the
+     * defaults' applies to the workloads that refuse.
+     */
     private static Setting<Integer> maxQueued(Resolver resolver) {
-        return resolver.setting("max-queued", Workload::getMaxQueued, GateConfig.DEFAULT_MAX_QUEUED);
+        Setting<Integer> written = resolver.setting("max-queued", Workload::getMaxQueued,
+                GateConfig.DEFAULT_MAX_QUEUED);
+        Setting<BulkheadProperties.WhenFull> whenFull = whenFull(resolver);
+        if (whenFull.value() != BulkheadProperties.WhenFull.WAIT) {
+            return written;
+        }
+        if (resolver.own().getMaxQueued() != null) {
+            throw BulkheadConfigurationException.invalidProperty(written.property(), written.value(),
+                    "none while " + whenFull.property() + " is wait: the operations of a workload that waits when"
+                            + " full wait for a place within queue-wait, however many they are. Remove it, or set "
+                            + whenFull.property() + " to refuse");
+        }
+        return new Setting<>(whenFull.property(), WAITING_ROOM);
+    }
+
+    /** The queue places of a workload that waits when full: more than any application has threads. */
+    static final int WAITING_ROOM = Integer.MAX_VALUE / 2;
+
+    private static Setting<BulkheadProperties.WhenFull> whenFull(Resolver resolver) {
+        return resolver.setting("when-full", Workload::getWhenFull, BulkheadProperties.WhenFull.REFUSE);
     }
 
     private static Setting<Duration> queueWait(Resolver resolver) {

@@ -236,6 +236,9 @@ public class BulkheadTemplate {
             throw noTransaction;
         }
         permit.transactionBegan();
+        if (definition.isReadOnly()) {
+            permit.recordOnlyRead();
+        }
         BoundConnectionTimeouts bound = boundConnectionTimeouts;
         if (bound != null && (!timeouts.isEmpty() || permit.remainingNanos() != Permit.NO_DEADLINE)) {
             applyTimeouts(bound, permit, status);

@@ -4,31 +4,43 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
+import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfiguration;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.gate.RequestCommits;
 import dev.dbbulkhead.gate.WorkloadBinding;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionException;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.jdbc.ungated.UngatedWork;
 import java.sql.Connection;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
+import dev.dbbulkhead.testing.Await;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.scheduling.support.ScheduledMethodRunnable;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceUtils;
 
 /**
  * The wiring of {@code db.bulkhead.work}: with a default workload every connection of a watched pool taken outside
  * an admitted operation passes a gate first, and holds its place until it is closed; without one nothing changes;
  * every mistake stops start-up naming the property and the value.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class WorkRulesAutoConfigurationTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -37,6 +49,7 @@ class WorkRulesAutoConfigurationTests {
                     JdbcTemplateAutoConfiguration.class))
             .withPropertyValues("db.bulkhead.workloads.web.max-concurrent=1", "db.bulkhead.workloads.web.max-queued=0",
                     "db.bulkhead.workloads.other.max-concurrent=1", "db.bulkhead.workloads.other.max-queued=0",
+                    "db.bulkhead.workloads.jobs.max-concurrent=1",
                     "db.bulkhead.ungated.application-packages=" + getClass().getPackageName());
 
     private final ApplicationContextRunner admitting = runner.withPropertyValues(
@@ -140,6 +153,227 @@ class WorkRulesAutoConfigurationTests {
     }
 
     @Test
+    void theEndpointShowsWhatAdmittedHowManyBorrowsOfEachPool() {
+        admitting.withConfiguration(AutoConfigurations.of(BulkheadEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads",
+                        "db.bulkhead.work.rules[0].workload=web",
+                        "db.bulkhead.work.rules[0].caller=com.example.reports")
+                .run(context -> {
+                    context.getBean(DataSource.class).getConnection().close();
+                    bound("web", () -> {
+                        try {
+                            context.getBean(DataSource.class).getConnection().close();
+                            return null;
+                        } catch (java.sql.SQLException failed) {
+                            throw new IllegalStateException(failed);
+                        }
+                    });
+                    var ungated = context.getBean(BulkheadsEndpoint.class).bulkheads().ungated();
+                    assertThat(ungated).isNotNull();
+                    assertThat(ungated.admission()).isNotNull().satisfies(admission -> {
+                        assertThat(admission.defaultWorkload()).isEqualTo("other");
+                        assertThat(admission.pools().get("dataSource")).containsExactly(
+                                Map.entry("bound web", 1L), Map.entry("caller com.example.reports -> web", 0L),
+                                Map.entry("default other", 1L), Map.entry("nested", 0L));
+                    });
+                    assertThat(ungated.pools().get("dataSource").connections())
+                            .as("what only the default caught").isOne();
+                });
+    }
+
+    @Test
+    void aRefusedScheduledRunIsSkippedCountedForItsJobAndLoggedOnceWithItsName(CapturedOutput output) {
+        admitting.withConfiguration(AutoConfigurations.of(BulkheadEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads",
+                        "db.bulkhead.work.rules[0].workload=web", "db.bulkhead.work.rules[0].scheduled=*")
+                .run(context -> {
+                    Archive archive = new Archive(context.getBean(DataSource.class));
+                    ScheduledMethodRunnable run = new ScheduledMethodRunnable(archive,
+                            Archive.class.getMethod("archive"));
+                    ExecutorService scheduler = Executors.newSingleThreadExecutor();
+                    try {
+                        scheduler.submit(() -> { }).get();
+                        Permit held = context.getBean(BulkheadRegistry.class).template("web").gate().acquire();
+                        try {
+                            for (int i = 0; i < 3; i++) {
+                                assertThat(catchThrowable(() -> scheduler.submit(run).get()))
+                                        .hasRootCauseInstanceOf(BulkheadRejectedException.class);
+                            }
+                        } finally {
+                            held.close();
+                        }
+                        scheduler.submit(run).get();
+                    } finally {
+                        scheduler.shutdown();
+                    }
+                    assertThat(archive.runs).as("the run after the place freed").isOne();
+                    var admission = context.getBean(BulkheadsEndpoint.class).bulkheads().ungated().admission();
+                    assertThat(admission.skippedRuns())
+                            .containsExactly(Map.entry(Archive.class.getName() + ".archive", 3L));
+                });
+        assertThat(output.getAll().split(java.util.regex.Pattern.quote("A run of scheduled job "
+                + Archive.class.getName() + ".archive was skipped"), -1)).as("logged once").hasSize(2);
+    }
+
+    @Test
+    void aWorkloadThatWaitsWhenFullLetsItsOperationWaitForAPlaceInsteadOfRefusingIt() {
+        admitting.withPropertyValues("db.bulkhead.workloads.jobs.when-full=wait",
+                "db.bulkhead.workloads.jobs.queue-wait=30s", "db.bulkhead.work.rules[0].workload=jobs",
+                "db.bulkhead.work.rules[0].caller=" + getClass().getName()).run(context -> {
+            var gate = context.getBean(BulkheadRegistry.class).template("jobs").gate();
+            // Its one thread started before the place is held: one started by the holder would be part of its
+            // operation.
+            ExecutorService workers = Executors.newSingleThreadExecutor();
+            try {
+                workers.submit(() -> { }).get();
+                Permit held = gate.acquire();
+                Future<Integer> waiting;
+                try {
+                    waiting = workers.submit(() -> {
+                        try (Connection connection = context.getBean(DataSource.class).getConnection()) {
+                            return connection.isValid(1) ? 1 : 0;
+                        }
+                    });
+                    Await.until("the second operation waits for the place", () -> gate.waiting() == 1);
+                    assertThat(waiting).isNotDone();
+                } finally {
+                    held.close();
+                }
+                assertThat(waiting.get()).as("it ran once the place was free").isOne();
+            } finally {
+                workers.shutdown();
+            }
+        });
+    }
+
+    @Test
+    void aWorkloadThatWaitsWhenFullTakesNoMaxQueuedOfItsOwnNorAZeroQueueWait() {
+        runner.withPropertyValues("db.bulkhead.workloads.jobs.when-full=wait",
+                        "db.bulkhead.workloads.jobs.max-queued=4", "db.bulkhead.workloads.jobs.queue-wait=5s")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("db.bulkhead.workloads.jobs.max-queued", "'4'", "when-full is wait"));
+        runner.withPropertyValues("db.bulkhead.workloads.jobs.when-full=wait")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("queue-wait", "'PT0S'", "more than 0 while db.bulkhead.workloads.jobs.when-full"));
+    }
+
+    @Test
+    void underDataSourceTransactionManagerATransactionalServiceIsAdmittedAndAGatedMethodItCallsJoinsItsTransaction() {
+        admitting.withUserConfiguration(Ledger.class, Entries.class).run(context -> {
+            Ledger ledger = context.getBean(Ledger.class);
+            assertThat(ledger.inTransaction(() -> active(context, "other")))
+                    .as("the service's transaction holds the default workload's place").isOne();
+            assertThat(ledger.inTransaction(() -> context.getBean(Entries.class).sameConnection(
+                    DataSourceUtils.getConnection(context.getBean(DataSource.class)))))
+                    .as("the gated method ran in the service's transaction, on its connection").isTrue();
+            assertThat(active(context, "web")).isZero();
+            assertThat(active(context, "other")).isZero();
+        });
+    }
+
+    @Test
+    void withoutADefaultWorkloadAGatedMethodInsideATransactionalServiceIsStillRefusedAsMisuse() {
+        runner.withUserConfiguration(Ledger.class, Entries.class).run(context -> {
+            Ledger ledger = context.getBean(Ledger.class);
+            assertThat(catchThrowable(() -> ledger.inTransaction(() -> context.getBean(Entries.class)
+                    .sameConnection(null)))).isInstanceOf(dev.dbbulkhead.BulkheadMisuseException.class);
+        });
+    }
+
+    @Test
+    void aRefusalAfterConnectionsUsedOnlyReadOnlySaysNothingOfTheRequestWasWritten() {
+        admitting.run(context -> {
+            DataSource dataSource = context.getBean(DataSource.class);
+            try (RequestCommits.Scope request = RequestCommits.track()) {
+                for (int i = 0; i < 3; i++) {
+                    try (Connection connection = dataSource.getConnection()) {
+                        // What Spring does for @Transactional(readOnly = true) on the connection it binds.
+                        connection.setReadOnly(true);
+                        connection.setAutoCommit(false);
+                        connection.createStatement().executeQuery("SELECT 1").close();
+                        connection.commit();
+                        connection.setAutoCommit(true);
+                        connection.setReadOnly(false);
+                    }
+                }
+                assertThat(refusedWhileTheDefaultIsHeldElsewhere(context).committedBefore()).isZero();
+                try (Connection connection = dataSource.getConnection()) {
+                    connection.createStatement().execute("SELECT 1");
+                }
+                assertThat(refusedWhileTheDefaultIsHeldElsewhere(context).committedBefore())
+                        .as("a statement in auto-commit on a writable connection may have written").isOne();
+            }
+        });
+    }
+
+    /** The refusal of a borrow on this thread while another thread holds the default workload's one place. */
+    private static BulkheadRejectedException refusedWhileTheDefaultIsHeldElsewhere(AssertableApplicationContext context)
+            throws Exception {
+        ExecutorService holder = Executors.newSingleThreadExecutor();
+        java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        try {
+            Future<?> holding = holder.submit(() -> {
+                try (Permit permit = context.getBean(BulkheadRegistry.class).template("other").gate().acquire()) {
+                    held.countDown();
+                    release.await();
+                }
+                return null;
+            });
+            held.await();
+            Throwable refused = catchThrowable(() -> context.getBean(DataSource.class).getConnection().close());
+            release.countDown();
+            holding.get();
+            assertThat(refused).isInstanceOf(BulkheadRejectedException.class);
+            return (BulkheadRejectedException) refused;
+        } finally {
+            release.countDown();
+            holder.shutdown();
+        }
+    }
+
+    /** A service layer: {@code @Transactional}, no {@code @DbBulkhead}. */
+    static class Ledger {
+
+        @org.springframework.transaction.annotation.Transactional
+        public <T> T inTransaction(Supplier<T> work) {
+            return work.get();
+        }
+    }
+
+    /** A gated entry, as README once recommended on the repository layer. */
+    static class Entries {
+
+        private final DataSource dataSource;
+
+        Entries(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        @dev.dbbulkhead.annotation.DbBulkhead("web")
+        public boolean sameConnection(Connection outer) {
+            return DataSourceUtils.getConnection(dataSource) == outer;
+        }
+    }
+
+    /** A scheduled job that takes a connection. */
+    public static final class Archive {
+
+        private final DataSource dataSource;
+        volatile int runs;
+
+        Archive(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        public void archive() throws java.sql.SQLException {
+            try (Connection connection = dataSource.getConnection()) {
+                runs++;
+            }
+        }
+    }
+
+    @Test
     void inFailModeWhatOnlyTheDefaultWouldCatchIsRefusedSoThatATestSuiteFindsIt() {
         admitting.withPropertyValues("db.bulkhead.ungated.mode=fail").run(context -> {
             Throwable refused = catchThrowable(() -> context.getBean(DataSource.class).getConnection().close());
@@ -164,7 +398,7 @@ class WorkRulesAutoConfigurationTests {
     void aDefaultWorkloadThatIsNotConfiguredStopsStartUpNamingTheWorkloads() {
         runner.withPropertyValues("db.bulkhead.work.default-workload=others")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("db.bulkhead.work.default-workload", "'others'", "[web, other]"));
+                        .contains("db.bulkhead.work.default-workload", "'others'", "[web, other, jobs]"));
     }
 
     @Test

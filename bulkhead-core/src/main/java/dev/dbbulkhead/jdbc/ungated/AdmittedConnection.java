@@ -39,6 +39,15 @@ final class AdmittedConnection implements Connection {
     /** How its last transaction ended; statements in auto-commit count as committed. */
     private ExecutionOutcome outcome = ExecutionOutcome.COMMITTED;
     private boolean released;
+    /**
+     * Whether work on it may have written: a commit, or a statement prepared in auto-commit, while the connection was
+     * not read-only. A connection whose transactions were all read-only (as Spring marks those of
+     * {@code @Transactional(readOnly = true)}) wrote nothing a retry of the request would write twice.
+     */
+    private boolean mayHaveWritten;
+    private boolean readOnly;
+    /** A pool hands its connections out in auto-commit; Spring turns it off for a transaction and back after. */
+    private boolean autoCommit = true;
 
     AdmittedConnection(Connection connection, Permit permit) {
         this.connection = connection;
@@ -56,6 +65,9 @@ final class AdmittedConnection implements Connection {
             connection.close();
         } finally {
             permit.recordOutcome(outcome);
+            if (!mayHaveWritten) {
+                permit.recordOnlyRead();
+            }
             try {
                 permit.close();
             } catch (IllegalStateException closedOnAnotherThread) {
@@ -67,6 +79,20 @@ final class AdmittedConnection implements Connection {
     @Override
     public void setAutoCommit(boolean autoCommit) throws SQLException {
         connection.setAutoCommit(autoCommit);
+        this.autoCommit = autoCommit;
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) throws SQLException {
+        connection.setReadOnly(readOnly);
+        this.readOnly = readOnly;
+    }
+
+    /** A statement is being prepared: in auto-commit on a writable connection, it may write at once. */
+    private void statementPrepared() {
+        if (autoCommit && !readOnly) {
+            mayHaveWritten = true;
+        }
     }
 
     @Override
@@ -78,6 +104,9 @@ final class AdmittedConnection implements Connection {
             throw failed;
         }
         outcome = ExecutionOutcome.COMMITTED;
+        if (!readOnly) {
+            mayHaveWritten = true;
+        }
     }
 
     @Override
@@ -171,16 +200,19 @@ final class AdmittedConnection implements Connection {
 
     @Override
     public CallableStatement prepareCall(String arg0) throws SQLException {
+        statementPrepared();
         return connection.prepareCall(arg0);
     }
 
     @Override
     public CallableStatement prepareCall(String arg0, int arg1, int arg2) throws SQLException {
+        statementPrepared();
         return connection.prepareCall(arg0, arg1, arg2);
     }
 
     @Override
     public CallableStatement prepareCall(String arg0, int arg1, int arg2, int arg3) throws SQLException {
+        statementPrepared();
         return connection.prepareCall(arg0, arg1, arg2, arg3);
     }
 
@@ -201,31 +233,37 @@ final class AdmittedConnection implements Connection {
 
     @Override
     public PreparedStatement prepareStatement(String arg0) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0);
     }
 
     @Override
     public PreparedStatement prepareStatement(String arg0, int arg1) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0, arg1);
     }
 
     @Override
     public PreparedStatement prepareStatement(String arg0, int arg1, int arg2) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0, arg1, arg2);
     }
 
     @Override
     public PreparedStatement prepareStatement(String arg0, int arg1, int arg2, int arg3) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0, arg1, arg2, arg3);
     }
 
     @Override
     public PreparedStatement prepareStatement(String arg0, int[] arg1) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0, arg1);
     }
 
     @Override
     public PreparedStatement prepareStatement(String arg0, String[] arg1) throws SQLException {
+        statementPrepared();
         return connection.prepareStatement(arg0, arg1);
     }
 
@@ -251,16 +289,19 @@ final class AdmittedConnection implements Connection {
 
     @Override
     public Statement createStatement() throws SQLException {
+        statementPrepared();
         return connection.createStatement();
     }
 
     @Override
     public Statement createStatement(int arg0, int arg1) throws SQLException {
+        statementPrepared();
         return connection.createStatement(arg0, arg1);
     }
 
     @Override
     public Statement createStatement(int arg0, int arg1, int arg2) throws SQLException {
+        statementPrepared();
         return connection.createStatement(arg0, arg1, arg2);
     }
 
@@ -322,11 +363,6 @@ final class AdmittedConnection implements Connection {
     @Override
     public void setNetworkTimeout(Executor arg0, int arg1) throws SQLException {
         connection.setNetworkTimeout(arg0, arg1);
-    }
-
-    @Override
-    public void setReadOnly(boolean arg0) throws SQLException {
-        connection.setReadOnly(arg0);
     }
 
     @Override

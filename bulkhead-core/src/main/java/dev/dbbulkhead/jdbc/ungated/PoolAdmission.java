@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
 public final class PoolAdmission {
 
     private static final StackWalker STACK = StackWalker.getInstance();
+    private static final WorkRules.Classified UNCLASSIFIED = new WorkRules.Classified(-1, null);
 
     private final Function<String, AdmissionGate> gates;
     private final String defaultWorkload;
@@ -51,6 +52,7 @@ public final class PoolAdmission {
     private final Map<String, LongAdder> byBinding = new ConcurrentHashMap<>();
     private final LongAdder byDefault = new LongAdder();
     private final LongAdder nestedBorrows = new LongAdder();
+    private final JobRefusals jobRefusals;
 
     /**
      * @param gates           the gate of each workload by name; asked on each admission, so it should be cheap
@@ -60,6 +62,20 @@ public final class PoolAdmission {
      */
     public PoolAdmission(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
                          ConnectionRequest nested) {
+        this(gates, defaultWorkload, rules, nested, new JobRefusals(JobRefusals.Listener.NONE));
+    }
+
+    /**
+     * @param gates           the gate of each workload by name; asked on each admission, so it should be cheap
+     * @param defaultWorkload the workload of a borrow nothing else classified
+     * @param rules           the rules read on the stack, and the schedulers' runners whose jobs are named
+     * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
+     * @param jobRefusals     where the refused runs of scheduled jobs are counted and first told; may be shared by
+     *                        the admissions of several pools
+     */
+    public PoolAdmission(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+                         ConnectionRequest nested, JobRefusals jobRefusals) {
+        this.jobRefusals = Objects.requireNonNull(jobRefusals, "jobRefusals");
         this.gates = Objects.requireNonNull(gates, "gates");
         this.defaultWorkload = Objects.requireNonNull(defaultWorkload, "defaultWorkload");
         this.rules = Objects.requireNonNull(rules, "rules");
@@ -113,12 +129,10 @@ public final class PoolAdmission {
             byBinding.computeIfAbsent(bound, any -> new LongAdder()).increment();
             return gates.apply(bound).acquireAtBorrow();
         }
-        if (!rules.isEmpty()) {
-            int rule = STACK.walk(rules::classify);
-            if (rule >= 0) {
-                byRule[rule].increment();
-                return gates.apply(rules.rules().get(rule).workload()).acquireAtBorrow();
-            }
+        WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : STACK.walk(rules::classify);
+        if (classified.rule() >= 0) {
+            byRule[classified.rule()].increment();
+            return admit(rules.rules().get(classified.rule()).workload(), classified.job());
         }
         CallerRules.Verdict verdict = STACK.walk(detector.settings().rules()::judge);
         if (verdict.site() == null) {
@@ -127,7 +141,27 @@ public final class PoolAdmission {
         }
         byDefault.increment();
         detector.caughtByDefault(verdict, defaultWorkload);
-        return gates.apply(defaultWorkload).acquireAtBorrow();
+        return admit(defaultWorkload, classified.job());
+    }
+
+    /**
+     * The permit of {@code workload}'s gate for a borrow of {@code job}'s run, if it is a scheduled one: a refusal of
+     * its connection skips the run, which is counted for the job and first told to the listener.
+     */
+    private Permit admit(String workload, @Nullable String job) {
+        try {
+            return gates.apply(workload).acquireAtBorrow();
+        } catch (BulkheadRejectedException refused) {
+            if (job != null) {
+                jobRefusals.refused(job, refused);
+            }
+            throw refused;
+        }
+    }
+
+    /** The refused runs of scheduled jobs. */
+    public JobRefusals jobRefusals() {
+        return jobRefusals;
     }
 
     /** The workload of a borrow nothing else classified. */

@@ -59,7 +59,6 @@ public final class WorkRules {
 
     private final List<Rule> rules;
     private final Set<String> schedulerRunners;
-    private final boolean readsScheduled;
 
     /**
      * @param rules            in the order they are tried
@@ -68,7 +67,6 @@ public final class WorkRules {
     public WorkRules(Collection<Rule> rules, Collection<String> schedulerRunners) {
         this.rules = List.copyOf(rules);
         this.schedulerRunners = Set.copyOf(schedulerRunners);
-        this.readsScheduled = this.rules.stream().anyMatch(rule -> rule.kind() == Kind.SCHEDULED);
     }
 
     /** No rule: every borrow outside an admitted operation is the default workload's. */
@@ -81,23 +79,37 @@ public final class WorkRules {
         return rules;
     }
 
-    /** Whether there is none to read a stack for. */
+    /**
+     * Whether a borrow's stack need not be read: no rule reads it, and no scheduler's runner is known whose jobs would
+     * be named in a report of their refusals.
+     */
     public boolean isEmpty() {
-        return rules.isEmpty();
+        return rules.isEmpty() && schedulerRunners.isEmpty();
+    }
+
+    /**
+     * What a borrow's stack showed.
+     *
+     * @param rule the index of the first rule that matched, or -1 when none did
+     * @param job  the scheduled method the borrow runs in ({@code class.method}), or {@code null} when the borrow is
+     *             not a scheduler's: the name its refusals are reported under
+     */
+    record Classified(int rule, @Nullable String job) {
     }
 
     /**
      * Reads a borrow's stack, nearest frame first, at most {@link CallerRules#MAX_FRAMES} of it.
      *
-     * @return the index of the first rule that matches, or -1 when none does
+     * @return the first rule that matches and the scheduled method the borrow runs in
      */
-    int classify(Stream<StackWalker.StackFrame> frames) {
+    Classified classify(Stream<StackWalker.StackFrame> frames) {
         List<String> callers = new ArrayList<>();
-        String scheduled = null;
-        String nearestToRunner = null;
+        StackWalker.StackFrame scheduled = null;
+        StackWalker.StackFrame nearestToRunner = null;
         for (Iterator<StackWalker.StackFrame> it = frames.limit(CallerRules.MAX_FRAMES).iterator(); it.hasNext(); ) {
-            String className = it.next().getClassName();
-            if (readsScheduled && schedulerRunners.contains(className)) {
+            StackWalker.StackFrame frame = it.next();
+            String className = frame.getClassName();
+            if (schedulerRunners.contains(className)) {
                 scheduled = nearestToRunner;
                 break;
             }
@@ -106,10 +118,12 @@ public final class WorkRules {
             }
             callers.add(className);
             if (CallerRules.firstMatch(BETWEEN, className) == null) {
-                nearestToRunner = className;
+                nearestToRunner = frame;
             }
         }
-        return firstMatching(callers, scheduled);
+        String scheduledClass = scheduled == null ? null : scheduled.getClassName();
+        return new Classified(firstMatching(callers, scheduledClass),
+                scheduled == null ? null : scheduledClass + "." + scheduled.getMethodName());
     }
 
     /** The index of the first rule that the stack's classes and its scheduled method match; -1 when none does. */

@@ -13,6 +13,7 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.LendingPool;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
+import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.limit.AdaptiveLimit;
@@ -360,7 +361,16 @@ public class BulkheadsEndpoint {
         for (UngatedConnectionDetector detector : pools.detectors()) {
             described.put(detector.pool(), UngatedPoolDescriptor.of(detector.report()));
         }
-        return new UngatedDescriptor(pools.mode(), described);
+        Map<String, PoolAdmission> admissions = pools.admissions();
+        if (admissions.isEmpty()) {
+            return new UngatedDescriptor(pools.mode(), described);
+        }
+        Map<String, Map<String, Long>> classified = new LinkedHashMap<>();
+        admissions.forEach((pool, admission) -> classified.put(pool, admission.classified()));
+        // One default and one record of skipped runs for every pool: the configuration's.
+        PoolAdmission any = admissions.values().iterator().next();
+        return new UngatedDescriptor(pools.mode(), described, new AdmissionDescriptor(any.defaultWorkload(), classified,
+                any.jobRefusals().byJob()));
     }
 
     private @Nullable BudgetDescriptor budget() {
@@ -528,7 +538,28 @@ public class BulkheadsEndpoint {
      * @param mode  {@code warn}, {@code fail} (refused) or {@code off} (no pool watched)
      * @param pools each pool watched, by DataSource bean name
      */
-    public record UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools) {
+    public record UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools,
+                                    @Nullable AdmissionDescriptor admission) {
+
+        /** Pools only watched: no admission where connections are taken. */
+        public UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools) {
+            this(mode, pools, null);
+        }
+    }
+
+    /**
+     * Admission where connections are taken ({@code db.bulkhead.work}): what admitted how many borrows of each pool.
+     *
+     * @param defaultWorkload the workload of work no rule names
+     * @param pools           per pool watched, the borrows admitted by each way of classifying since start-up:
+     *                        {@code bound <workload>} (an HTTP rule, where the request began), each {@code scheduled} or
+     *                        {@code caller} rule, {@code default <workload>} (what only the default caught), and
+     *                        {@code nested} (second connections of a unit that held its place)
+     * @param skippedRuns     the runs of each scheduled job ({@code class.method}) skipped since start-up because a
+     *                        gate refused their connection
+     */
+    public record AdmissionDescriptor(String defaultWorkload, Map<String, Map<String, Long>> pools,
+                                      Map<String, Long> skippedRuns) {
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.dbbulkhead.jdbc.ungated.support;
 
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
+import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
@@ -65,8 +66,10 @@ public final class WatchedPools {
      * @param gates           the gate of each workload by name
      * @param defaultWorkload the workload of what no rule names
      * @param rules           the rules read on a borrow's stack
+     * @param jobRefusals     the refused runs of scheduled jobs, of every pool
      */
-    public record AdmissionSettings(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules) {
+    public record AdmissionSettings(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+                                    JobRefusals jobRefusals) {
     }
 
     /**
@@ -90,7 +93,8 @@ public final class WatchedPools {
                 return pools.computeIfAbsent(beanName, name -> {
                     AdmissionSettings admitting = admission;
                     PoolAdmission poolAdmission = admitting == null ? null : new PoolAdmission(admitting.gates(),
-                            admitting.defaultWorkload(), admitting.rules(), DeadlinePoolWait.atOnceFor(pool));
+                            admitting.defaultWorkload(), admitting.rules(), DeadlinePoolWait.atOnceFor(pool),
+                            admitting.jobRefusals());
                     WatchedDataSource watch = new WatchedDataSource(pool,
                             new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool),
                             poolAdmission);

@@ -1,0 +1,105 @@
+package dev.dbbulkhead.jdbc.ungated;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules read on a borrow's stack: the first in their order that matches decides, a scheduled rule matches the
+ * method a scheduler's runner called (reflectively, as Spring's does), a caller rule any frame of its package or class.
+ */
+class WorkRulesTests {
+
+    private static final StackWalker STACK = StackWalker.getInstance();
+
+    private static final WorkRules.Rule REPORTS = new WorkRules.Rule(WorkRules.Kind.CALLER,
+            WorkRulesTests.class.getName(), "reports");
+    private static final WorkRules.Rule JOBS = new WorkRules.Rule(WorkRules.Kind.SCHEDULED, WorkRules.ANY, "jobs");
+    private static final WorkRules.Rule NIGHTLY = new WorkRules.Rule(WorkRules.Kind.SCHEDULED,
+            NightlyJob.class.getName(), "nightly");
+
+    private static WorkRules rules(WorkRules.Rule... rules) {
+        return new WorkRules(List.of(rules), List.of(Runner.class.getName()));
+    }
+
+    /** Stands in for a scheduler's runner: calls the scheduled method reflectively. */
+    static final class Runner {
+
+        static int run(Object job, String methodName) throws ReflectiveOperationException {
+            Method method = job.getClass().getDeclaredMethod(methodName);
+            method.setAccessible(true);
+            return (int) method.invoke(job);
+        }
+    }
+
+    /** A scheduled job whose borrow is classified by {@code rules}. */
+    static final class NightlyJob {
+
+        private final IntSupplier borrow;
+
+        NightlyJob(IntSupplier borrow) {
+            this.borrow = borrow;
+        }
+
+        int archive() {
+            return borrow.getAsInt();
+        }
+    }
+
+    @Test
+    void aScheduledRuleMatchesTheMethodTheSchedulersRunnerCalls() throws Exception {
+        WorkRules rules = rules(NIGHTLY, JOBS);
+        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(rules::classify).rule()), "archive"))
+                .as("the nightly job's own rule, first in order").isZero();
+        WorkRules anyFirst = rules(JOBS, NIGHTLY);
+        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(anyFirst::classify).rule()), "archive")).isZero();
+    }
+
+    @Test
+    void theScheduledMethodIsNamedForTheReportsOfItsRefusals() throws Exception {
+        WorkRules rules = rules(JOBS);
+        List<String> jobs = new java.util.ArrayList<>();
+        Runner.run(new NightlyJob(() -> {
+            WorkRules.Classified classified = STACK.walk(rules::classify);
+            jobs.add(classified.job());
+            return classified.rule();
+        }), "archive");
+        assertThat(jobs).containsExactly(NightlyJob.class.getName() + ".archive");
+    }
+
+    @Test
+    void withoutASchedulersRunnerOnTheStackNoScheduledRuleMatches() {
+        WorkRules rules = rules(JOBS);
+        assertThat(new NightlyJob(() -> STACK.walk(rules::classify).rule()).archive()).isEqualTo(-1);
+    }
+
+    @Test
+    void theFirstRuleInTheirOrderDecidesWhenSeveralMatch() throws Exception {
+        WorkRules callerFirst = rules(REPORTS, JOBS);
+        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(callerFirst::classify).rule()), "archive")).isZero();
+        WorkRules scheduledFirst = rules(JOBS, REPORTS);
+        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(scheduledFirst::classify).rule()), "archive")).isZero();
+        assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null))
+                .as("not scheduled: the caller rule").isOne();
+    }
+
+    @Test
+    void aCallerRuleMatchesItsPackageAndItsNestedClassesButNoLongerName() {
+        WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.CALLER, "com.example.reports", "reports"));
+        assertThat(rules.firstMatching(List.of("com.example.reports.Monthly$Inner"), null)).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reports.monthly.Sums"), null)).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reportsarchive.Old"), null)).isEqualTo(-1);
+    }
+
+    @Test
+    void aNameThatIsNoPackageOrClassIsRefusedNamingTheValue() {
+        assertThatThrownBy(() -> new WorkRules.Rule(WorkRules.Kind.CALLER, "com.example.*", "reports"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'com.example.*'");
+        assertThatThrownBy(() -> new WorkRules.Rule(WorkRules.Kind.CALLER, WorkRules.ANY, "reports"))
+                .as("* is a scheduled rule's only").isInstanceOf(IllegalArgumentException.class);
+    }
+}
