@@ -232,7 +232,7 @@ public final class AdmissionGate {
         }
         if (plain && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
             // The fast path: nobody to tell, nothing to time, no rule to apply, one compare-and-set taken.
-            if (shuttingDown) {
+            if (shuttingDown && !held.unitInProgress()) {
                 // Read after the places were taken, as shutDown() reads the counts after setting it: either this
                 // admission sees the shutdown, or the shutdown counts this operation as in flight.
                 throw slowPath.refuseRunningWhileShuttingDown();

@@ -62,13 +62,17 @@ final class GateEntry {
      * left.
      */
     Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
-        refuseIfShuttingDown();
+        refuseIfShuttingDown(held);
         long leftNanos = deadlineNanos - entry;
         // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
         if (leftNanos < Math.max(1L, holdTimes.medianNanos()) && !Thread.currentThread().isInterrupted()) {
             throw reports.rejected(RejectionReason.INSUFFICIENT_TIME, GateListener.NEVER_ADMITTED);
         }
-        return admitAndWait(held, Math.min(queueWaitNanos, leftNanos), deadlineNanos, true);
+        // A later operation of a request admitted once waits within the request's deadline, not the queue wait: the
+        // request is half done, and giving it up at the queue wait would waste what it did.
+        long maxWaitNanos = held.unitInProgress() && held.hasRequestDeadline() ? leftNanos
+                : Math.min(queueWaitNanos, leftNanos);
+        return admitAndWait(held, maxWaitNanos, deadlineNanos, true);
     }
 
     /** Refuses an operation the fast path admitted as the gate began to shut down, its place given back. */
@@ -86,7 +90,7 @@ final class GateEntry {
             // a moment, a place that a caller arriving meanwhile would then be refused for.
             throw reports.rejected(RejectionReason.INTERRUPTED, GateListener.NEVER_ADMITTED);
         }
-        refuseIfShuttingDown();
+        refuseIfShuttingDown(held);
         boolean clocked = reports.timed() || hasDeadline;
         long waitStart = clocked ? System.nanoTime() : 0L;
         if (ruled != null) {
@@ -109,9 +113,13 @@ final class GateEntry {
         return abandoned.giveBackPlacesOfEndedOwners() && counts.tryRunAtOnce();
     }
 
-    /** Refuses an admission that has not taken a place yet, once the gate is shutting down. */
-    private void refuseIfShuttingDown() {
-        if (gate.isShuttingDown()) {
+    /**
+     * Refuses an admission that has not taken a place yet, once the gate is shutting down — unless it is a later
+     * operation of a unit of work admitted before ({@link HeldGate#unitInProgress()}): a graceful shutdown lets the
+     * requests in progress finish, and refuses only new ones.
+     */
+    private void refuseIfShuttingDown(HeldGate held) {
+        if (gate.isShuttingDown() && !held.unitInProgress()) {
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
     }

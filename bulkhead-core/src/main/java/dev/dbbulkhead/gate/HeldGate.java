@@ -69,6 +69,13 @@ final class HeldGate {
      */
     private int requestCommits = RequestCommits.NOT_TRACKED;
     /**
+     * The operations of the request this thread serves that were admitted and have ended, whatever their outcome:
+     * counted while a request is tracked. One or more makes the request a unit of work in progress — admitted once —
+     * whose later operations go first under {@link AdmissionRules#inProgressFirst()}, wait within the request's
+     * deadline, and are still admitted while the gate shuts down. Written and read by this thread only.
+     */
+    private int requestOperations;
+    /**
      * The workload a {@link WorkloadBinding} names for the unit of work this thread serves (a request, a task), or
      * {@code null}: read only when a connection is taken outside every admitted operation. Written and read by this
      * thread only; never passed to a forked thread.
@@ -238,10 +245,34 @@ final class HeldGate {
         requestCommits = commits;
     }
 
-    /** An operation of this thread committed (or may have): counted when a request is tracked. */
-    void operationCommitted() {
+    /** The operations of the request this thread serves that have ended; 0 when none did or none is tracked. */
+    int requestOperations() {
+        return requestOperations;
+    }
+
+    /** Starts, ends or restores the count of the request's ended operations. */
+    void requestOperations(int operations) {
+        requestOperations = operations;
+    }
+
+    /**
+     * Whether the request this thread serves is a unit of work in progress: tracked, with an operation admitted and
+     * ended before.
+     */
+    boolean unitInProgress() {
+        return requestOperations > 0 && requestCommits != RequestCommits.NOT_TRACKED;
+    }
+
+    /**
+     * An operation of this thread has ended: counted when a request is tracked, among its commits as well when it
+     * {@code mayHaveWritten} (it committed, or its commit may have taken effect, and it did not only read).
+     */
+    void operationEnded(boolean mayHaveWritten) {
         if (requestCommits != RequestCommits.NOT_TRACKED) {
-            requestCommits++;
+            requestOperations++;
+            if (mayHaveWritten) {
+                requestCommits++;
+            }
         }
     }
 

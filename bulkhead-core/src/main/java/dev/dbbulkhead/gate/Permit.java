@@ -170,9 +170,8 @@ public final class Permit implements AutoCloseable {
             giveBack();
             // Counted once the permit is back, so that a refusal the request meets later knows work was written; an
             // operation that only read wrote nothing a retry would repeat.
-            if (!onlyRead && (outcome == ExecutionOutcome.COMMITTED || outcome == ExecutionOutcome.UNKNOWN)) {
-                held.operationCommitted();
-            }
+            held.operationEnded(!onlyRead
+                    && (outcome == ExecutionOutcome.COMMITTED || outcome == ExecutionOutcome.UNKNOWN));
         }
     }
 

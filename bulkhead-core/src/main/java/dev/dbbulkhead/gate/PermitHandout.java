@@ -33,8 +33,9 @@ final class PermitHandout {
      */
     Permit waitToRun(HeldGate held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
                      long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
-        if (gate.isShuttingDown()) {
-            // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered.
+        if (gate.isShuttingDown() && !held.unitInProgress()) {
+            // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered. A later
+            // operation of a unit of work in progress stays: the shutdown lets those finish.
             throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
         }
         boolean timed = reports.timed();
@@ -107,7 +108,7 @@ final class PermitHandout {
 
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
     Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
-        if (gate.isShuttingDown()) {
+        if (gate.isShuttingDown() && !held.unitInProgress()) {
             places.giveBackBorrowed();
             gate.signalIfDrained();
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);

@@ -27,8 +27,9 @@ public final class RequestCommits {
      */
     public static Scope track() {
         HeldGate record = AdmissionGate.currentThreadRecord();
-        Scope scope = new Scope(record, record.requestCommits());
+        Scope scope = new Scope(record, record.requestCommits(), record.requestOperations());
         record.requestCommits(0);
+        record.requestOperations(0);
         return scope;
     }
 
@@ -42,10 +43,12 @@ public final class RequestCommits {
 
         private final HeldGate record;
         private final int previous;
+        private final int previousOperations;
 
-        private Scope(HeldGate record, int previous) {
+        private Scope(HeldGate record, int previous, int previousOperations) {
             this.record = record;
             this.previous = previous;
+            this.previousOperations = previousOperations;
         }
 
         @Override
@@ -56,6 +59,7 @@ public final class RequestCommits {
         @Override
         void restore() {
             record.requestCommits(previous);
+            record.requestOperations(previousOperations);
         }
     }
 }

@@ -67,12 +67,12 @@ final class RuledEntry {
     }
 
     /**
-     * What the operation waits as: its criticality, whether its request is in progress (it committed an operation
-     * already, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
+     * What the operation waits as: its criticality, whether its request is in progress (an operation of it was
+     * admitted and ended already, whether it wrote or only read, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
      * for an operation without one, and one flow for every operation without fair shares.
      */
     private WaitingWork.Ticket ticketOf(HeldGate held, @Nullable OperationClass operation, Criticality criticality) {
-        boolean inProgress = rules.inProgressFirst() && held.requestCommits() > 0;
+        boolean inProgress = rules.inProgressFirst() && held.unitInProgress();
         String key = operation == null ? null : operation.keyOrNull();
         String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;
         return new WaitingWork.Ticket(criticality, inProgress, flow, rules.weightOf(flow));

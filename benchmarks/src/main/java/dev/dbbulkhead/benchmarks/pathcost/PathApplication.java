@@ -60,6 +60,7 @@ public final class PathApplication implements AutoCloseable {
                 Map.entry("resilience4j.bulkhead.instances.orders.max-concurrent-calls", WIDTH),
                 Map.entry("resilience4j.bulkhead.instances.orders.max-wait-duration",
                         LONGEST_WAIT.toMillis() + "ms")));
+        properties.putAll(path.properties());
         context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("path-cost", properties));
         context.register(path.configuration());
         if (additions.length > 0) {

@@ -8,6 +8,7 @@ import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfig
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntToLongFunction;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
@@ -54,15 +55,38 @@ final class PathConfigurations {
     }
 
     /**
-     * The starter's gate without its meters and observations, and a {@code @DbBulkhead} entry bean. The pool is
+     * The starter's gate without its meters and observations, the base of the starter's applications. The pool is
      * watched for ungated work, as the starter does by default; {@code -Ddb.bulkhead.ungated.mode=off} on the
-     * benchmark's JVM measures the path without the watch, {@code -Ddb.bulkhead.database.signals.enabled=true} with the
-     * database's sampler beside it.
+     * benchmark's JVM measures the {@code @DbBulkhead} paths without the watch,
+     * {@code -Ddb.bulkhead.database.signals.enabled=true} with the database's sampler beside it.
      */
     @Configuration(proxyBeanMethods = false)
     @Import(TransactionalApplication.class)
     @ImportAutoConfiguration({BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
             BulkheadDatabaseSignalsAutoConfiguration.class})
+    static class StarterGate {
+    }
+
+    /**
+     * {@code @Transactional} alone on the starter's gate, admitted where its connection is taken: the properties name
+     * workload {@code orders} the default workload, so that the watched pool admits every borrow made outside an
+     * admitted operation by that gate, and the transaction's borrow holds a place until its connection is closed. No
+     * {@code @DbBulkhead} bean: the call admitted is the one an application without the annotation makes. The
+     * application's package is named so that a borrow's call site is the application's frame, as Spring Boot's
+     * auto-configuration packages name it in an application, not a guess reported as one.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterGate.class)
+    static class PoolAdmissionApplication {
+
+        static final Map<String, Object> PROPERTIES = Map.of(
+                "db.bulkhead.work.default-workload", "orders",
+                "db.bulkhead.ungated.application-packages", PathConfigurations.class.getPackageName());
+    }
+
+    /** The starter's gate and a {@code @DbBulkhead} entry bean. */
+    @Configuration(proxyBeanMethods = false)
+    @Import(StarterGate.class)
     static class StarterApplication {
 
         @Bean

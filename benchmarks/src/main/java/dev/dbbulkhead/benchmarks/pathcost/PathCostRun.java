@@ -20,13 +20,15 @@ import java.util.List;
  *   <li>{@code --quick}: 1 fork, 1 s warm-up, 0.3 s settling, 2 × 0.5 s iterations, about a minute;</li>
  *   <li>default: 2 forks per path, 5 s warm-up (8 platform callers, then each caller configuration), then for
  *       each caller configuration 1 s settling and 4 × 1.5 s iterations: about 43 s a fork with the JVM,
- *       PostgreSQL and the application starting, so about 8 minutes for the six paths (15 with
+ *       PostgreSQL and the application starting, so about 10 minutes for the seven paths (17 with
  *       {@code --before});</li>
  *   <li>{@code --before JAR}: the starter paths also run from that benchmarks jar, built from the product before a
  *       change (it holds this same harness), each next to this build's fork of the same path;
- *       {@code @Transactional} alone and Resilience4j run from this build only;</li>
- *   <li>{@code --paths}, {@code --callers}: a subset; {@code v64} is 64 virtual threads, {@code 8} 8 platform
- *       threads.</li>
+ *       {@code @Transactional} alone and Resilience4j run from this build only. A jar whose harness has no such
+ *       path (pool-level admission came later) ends the run at that fork: leave the path out with {@code --paths};</li>
+ *   <li>{@code --paths}, {@code --callers}: a subset, e.g. {@code --paths TRANSACTIONAL,POOL_ADMISSION,STARTER
+ *       --callers 1,8,16,64,v64,v256}; {@code v64} is 64 virtual threads, {@code 8} 8 platform threads, any count
+ *       up to {@link PathApplication#MOST_CALLERS} callers.</li>
  * </ul>
  * System properties {@code -Ddb.bulkhead.*} given to this JVM are passed on to the forks.
  */

@@ -9,7 +9,8 @@ import java.util.function.Predicate;
 
 /**
  * The targets of the user path, each judged on the means of the report: what the starter may cost over
- * {@code @Transactional} alone, against Resilience4j's bulkhead, and in allocation.
+ * {@code @Transactional} alone, against Resilience4j's bulkhead, and in allocation, and what admission at the pool
+ * may cost over the same transaction unadmitted.
  */
 final class PathTargets {
 
@@ -21,6 +22,16 @@ final class PathTargets {
     static final double SINGLE_CALLER_OVERHEAD = 0.05;
     /** What meters and observations may allocate per call beyond {@code @Transactional} alone. */
     static final double EXTRA_BYTES = 1024;
+    /**
+     * What admission at the pool may add to {@code @Transactional} alone while there are fewer callers than places
+     * (1–8 callers, B = 16): each borrow passes the gate without waiting, so all it may cost is the passing, 5 %.
+     */
+    static final double POOL_ADMISSION_OVERHEAD = 0.05;
+    /**
+     * What admission at the pool may add from as many callers as places on (16 and more): the gate, not HikariCP,
+     * then hands the places on, 10 %.
+     */
+    static final double POOL_ADMISSION_CONTENDED_OVERHEAD = 0.10;
 
     /** One target: its row for a caller configuration, where it applies and both its paths ran. */
     private sealed interface Target permits TimeTarget, AllocationTarget {
@@ -79,9 +90,18 @@ final class PathTargets {
             new TimeTarget(UserPath.STARTER_OBSERVED, UserPath.TRANSACTIONAL, SINGLE_CALLER_OVERHEAD,
                     callers -> !callers.concurrent()),
             new TimeTarget(UserPath.STARTER_TRACED, UserPath.TRANSACTIONAL, SINGLE_CALLER_OVERHEAD,
-                    callers -> !callers.concurrent()));
+                    callers -> !callers.concurrent()),
+            new TimeTarget(UserPath.POOL_ADMISSION, UserPath.TRANSACTIONAL, POOL_ADMISSION_OVERHEAD,
+                    PathTargets::fewerCallersThanPlaces),
+            new TimeTarget(UserPath.POOL_ADMISSION, UserPath.TRANSACTIONAL, POOL_ADMISSION_CONTENDED_OVERHEAD,
+                    callers -> !fewerCallersThanPlaces(callers)));
 
     private PathTargets() {
+    }
+
+    /** True when the callers never fill the gate's places (B = pool = {@link PathApplication#WIDTH}). */
+    static boolean fewerCallersThanPlaces(Callers callers) {
+        return callers.count() < PathApplication.WIDTH;
     }
 
     /** True when a mean time per call is at most {@code 1 + maxOverhead} times the reference's mean. */

@@ -24,7 +24,8 @@ class PathCostRunTests {
     @Test
     void aTimeTargetIsMetUpToItsOverheadAndNotBeyond() {
         for (double overhead : new double[] {PathTargets.METERS_OVERHEAD, PathTargets.OBSERVED_OVERHEAD,
-                PathTargets.SINGLE_CALLER_OVERHEAD, 0}) {
+                PathTargets.SINGLE_CALLER_OVERHEAD, PathTargets.POOL_ADMISSION_OVERHEAD,
+                PathTargets.POOL_ADMISSION_CONTENDED_OVERHEAD, 0}) {
             double limit = PLAIN_MICROS * (1 + overhead);
             assertThat(PathTargets.meetsTimeTarget(limit, PLAIN_MICROS, overhead)).as("at %s", overhead).isTrue();
             assertThat(PathTargets.meetsTimeTarget(Math.nextUp(limit), PLAIN_MICROS, overhead)).as("above %s", overhead)
@@ -115,6 +116,24 @@ class PathCostRunTests {
     }
 
     @Test
+    void poolLevelAdmissionMayAddFivePercentBelowTheGatesWidthAndTenFromItOn() {
+        Callers sixteen = Callers.platform(PathApplication.WIDTH);
+        String report = report(after(EIGHT, UserPath.TRANSACTIONAL, 200, 2_000),
+                after(EIGHT, UserPath.POOL_ADMISSION, 212, 2_400),
+                after(sixteen, UserPath.TRANSACTIONAL, 400, 2_000),
+                after(sixteen, UserPath.POOL_ADMISSION, 436, 2_400));
+
+        assertThat(report).contains("| `@Transactional` alone, admitted at the pool ≤ 1.05 × `@Transactional` alone"
+                        + " | 8 platform threads | +6.0 %, 2.0 µs over | **not met** |")
+                .contains("| `@Transactional` alone, admitted at the pool ≤ 1.10 × `@Transactional` alone"
+                        + " | 16 platform threads | +9.0 % | met |")
+                .doesNotContain("admitted at the pool ≤ 1.10 × `@Transactional` alone | 8 platform threads")
+                .doesNotContain("admitted at the pool ≤ 1.05 × `@Transactional` alone | 16 platform threads");
+        assertThat(PathTargets.fewerCallersThanPlaces(Callers.virtual(PathApplication.WIDTH - 1))).isTrue();
+        assertThat(PathTargets.fewerCallersThanPlaces(Callers.virtual(PathApplication.WIDTH))).isFalse();
+    }
+
+    @Test
     void withABeforeBuildTheStarterRowsAreNamedByBuildAndCompared() {
         String report = report(after(EIGHT, UserPath.TRANSACTIONAL, 200, 2_000),
                 new Row(Variant.BEFORE, EIGHT, UserPath.STARTER, 240, 4_000),
@@ -163,6 +182,9 @@ class PathCostRunTests {
         assertThat(chosen.settings().warmup()).isEqualTo(LoadSettings.FULL.warmup());
         assertThat(chosen.paths()).containsExactly(UserPath.TRANSACTIONAL, UserPath.RESILIENCE4J);
         assertThat(chosen.settings().callers()).containsExactly(EIGHT, Callers.virtual(64));
+        assertThat(PathCostOptions.parse(false, List.of("--paths", "STARTER,POOL_ADMISSION,TRANSACTIONAL")).paths())
+                .as("in the report's order").containsExactly(UserPath.TRANSACTIONAL, UserPath.POOL_ADMISSION,
+                        UserPath.STARTER);
         assertThat(PathCostOptions.parse(false, List.of()).forks()).isEqualTo(PathCostOptions.FORKS);
 
         assertThatThrownBy(() -> PathCostOptions.parse(false, List.of("--fork", "3")))

@@ -65,9 +65,15 @@ class UserPathSmokeTests {
             assertThat(resilience4jPermits).as("Resilience4j permits")
                     .hasValue(path == UserPath.RESILIENCE4J ? 2 : 0);
             if (path.starter()) {
-                // The starter paths are measured with their pool watched for ungated work, as the starter does.
-                assertThat(application.bean(WatchedPools.class).detectors()).as("watched pools")
-                        .singleElement().satisfies(pool -> assertThat(pool.connections()).isZero());
+                // The starter paths are measured with their pool watched for ungated work, as the starter does; on
+                // the pool-level path each borrow is the default workload's, counted as the detector counts those.
+                WatchedPools watched = application.bean(WatchedPools.class);
+                assertThat(watched.detectors()).as("watched pools").singleElement().satisfies(pool ->
+                        assertThat(pool.connections()).isEqualTo(path == UserPath.POOL_ADMISSION ? 2 : 0));
+                assertThat(watched.admissions().values()).as("admission where connections are taken")
+                        .hasSize(path == UserPath.POOL_ADMISSION ? 1 : 0)
+                        .allSatisfy(admission -> assertThat(admission.classified())
+                                .containsEntry("default orders", 2L).containsEntry("nested", 0L));
             }
         }
 

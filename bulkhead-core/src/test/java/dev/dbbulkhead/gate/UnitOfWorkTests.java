@@ -1,0 +1,91 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.ExecutionOutcome;
+import dev.dbbulkhead.RejectionReason;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A request admitted once is a unit of work in progress: its later operations are still admitted while the gate shuts
+ * down (only new requests are refused), and wait within the request's deadline rather than the queue wait. An
+ * operation that only read makes the request in progress as one that wrote does.
+ */
+class UnitOfWorkTests {
+
+    private final AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1)
+            .maxQueued(4).queueWait(Duration.ZERO).build());
+
+    private void runOneOperation() {
+        try (Permit permit = gate.acquire()) {
+            permit.recordOutcome(ExecutionOutcome.COMMITTED);
+            permit.recordOnlyRead();
+        }
+    }
+
+    @Test
+    void aShutdownLetsARequestInProgressFinishItsOperationsAndRefusesANewOne() throws Exception {
+        try (RequestCommits.Scope request = RequestCommits.track()) {
+            runOneOperation();
+            gate.shutDown();
+            try (Permit later = gate.acquire()) {
+                assertThat(later.isReleased()).as("the request's later operation, admitted while shutting down")
+                        .isFalse();
+            }
+        }
+        try (RequestCommits.Scope newRequest = RequestCommits.track()) {
+            BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
+            assertThat(refused.reason()).as("a request not admitted before").isEqualTo(RejectionReason.SHUTTING_DOWN);
+        }
+        BulkheadRejectedException untracked = catchThrowableOfType(BulkheadRejectedException.class, gate::acquire);
+        assertThat(untracked.reason()).isEqualTo(RejectionReason.SHUTTING_DOWN);
+        assertThat(gate.awaitDrained(Duration.ofSeconds(30))).isTrue();
+    }
+
+    @Test
+    void aLaterOperationOfARequestInProgressWaitsWithinTheRequestsDeadlineNotTheQueueWait() throws Exception {
+        CompletableFuture<RejectionReason> firstOfANewRequest = new CompletableFuture<>();
+        CompletableFuture<RejectionReason> laterOfARequestInProgress = new CompletableFuture<>();
+        HeldElsewhere running = HeldElsewhere.acquire(gate, 1);
+        try {
+            Thread.ofVirtual().start(() -> firstOfANewRequest.complete(acquireInRequest(false)));
+            assertThat(firstOfANewRequest.get(30, TimeUnit.SECONDS)).as("a queue wait of 0 never waits")
+                    .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            Thread.ofVirtual().start(() -> laterOfARequestInProgress.complete(acquireInRequest(true)));
+            while (gate.waiting() == 0 && !laterOfARequestInProgress.isDone()) {
+                Thread.onSpinWait();
+            }
+        } finally {
+            running.close();
+        }
+        assertThat(laterOfARequestInProgress.get(30, TimeUnit.SECONDS))
+                .as("served once the place freed, within the request's deadline").isNull();
+    }
+
+    /**
+     * Asks {@link #gate} as an operation of a request with a deadline of five minutes, in progress when
+     * {@code inProgress} (an operation of it ran before, on a gate of its own); returns null when admitted, else why not.
+     */
+    private RejectionReason acquireInRequest(boolean inProgress) {
+        try (RequestCommits.Scope request = RequestCommits.track();
+             RequestDeadline.Scope deadline = RequestDeadline.in(Duration.ofMinutes(5)).bind()) {
+            if (inProgress) {
+                AdmissionGate lookup = new AdmissionGate("lookup", GateConfig.builder().maxConcurrent(1).build());
+                try (Permit first = lookup.acquire()) {
+                    first.recordOutcome(ExecutionOutcome.COMMITTED);
+                    first.recordOnlyRead();
+                }
+            }
+            try (Permit permit = gate.acquire()) {
+                return null;
+            }
+        } catch (BulkheadRejectedException refused) {
+            return refused.reason();
+        }
+    }
+}
