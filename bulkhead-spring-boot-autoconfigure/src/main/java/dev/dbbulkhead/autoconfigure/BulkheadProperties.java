@@ -470,6 +470,17 @@ public class BulkheadProperties {
         /** Work whose stack holds a frame of this package or class. */
         private @Nullable String caller;
 
+        /** Work on the threads of this TaskExecutor or TaskScheduler bean (@Async methods, tasks): its bean name. */
+        private @Nullable String executor;
+
+        public @Nullable String getExecutor() {
+            return executor;
+        }
+
+        public void setExecutor(@Nullable String executor) {
+            this.executor = executor;
+        }
+
         public @Nullable String getWorkload() {
             return workload;
         }

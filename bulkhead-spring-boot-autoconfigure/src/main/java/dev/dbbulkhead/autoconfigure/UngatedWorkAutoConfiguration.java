@@ -130,6 +130,12 @@ public final class UngatedWorkAutoConfiguration {
     }
 
     @Bean
+    ExecutorThreadNames dbBulkheadExecutorThreadNames(BulkheadProperties properties,
+            ObjectProvider<WatchedPools> pools, BeanFactory beanFactory) {
+        return new ExecutorThreadNames(properties, pools, beanFactory);
+    }
+
+    @Bean
     @ConditionalOnMissingBean
     UngatedStartUpReport dbBulkheadUngatedStartUpReport(WatchedPools pools,
             ObjectProvider<BulkheadRegistry> registry) {

@@ -66,14 +66,15 @@ public record WorkClassification(@Nullable String defaultWorkload, WorkRules sta
             BulkheadProperties.WorkRule rule = rules.get(i);
             String workload = requireWorkload(property + ".workload", rule.getWorkload(), workloads);
             int sources = (rule.getHttp() != null ? 1 : 0) + (rule.getScheduled() != null ? 1 : 0)
-                    + (rule.getCaller() != null ? 1 : 0);
+                    + (rule.getCaller() != null ? 1 : 0) + (rule.getExecutor() != null ? 1 : 0);
             if (sources != 1) {
                 throw BulkheadConfigurationException.invalidProperty(property, sources + " sources",
-                        "exactly one of http, scheduled and caller beside workload");
+                        "exactly one of http, scheduled, caller and executor beside workload");
             }
             String http = rule.getHttp();
             String scheduled = rule.getScheduled();
             String caller = rule.getCaller();
+            String executor = rule.getExecutor();
             if (http != null) {
                 httpRules.add(new HttpRule(property + ".http", http, workload));
             } else if (scheduled != null) {
@@ -82,6 +83,9 @@ public record WorkClassification(@Nullable String defaultWorkload, WorkRules sta
             } else if (caller != null) {
                 stackRules.add(ResolvedSettings.requireValid(property + ".caller", caller,
                         name -> new WorkRules.Rule(WorkRules.Kind.CALLER, name, workload)));
+            } else if (executor != null) {
+                stackRules.add(ResolvedSettings.requireValid(property + ".executor", executor,
+                        name -> new WorkRules.Rule(WorkRules.Kind.EXECUTOR, name, workload)));
             }
         }
         // The frame that calls an @Scheduled method, reflectively: the method is the application's frame nearest it.

@@ -33,6 +33,7 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.jdbc.datasource.DataSourceUtils;
 
 /**
@@ -374,6 +375,50 @@ class WorkRulesAutoConfigurationTests {
     }
 
     @Test
+    void anExecutorRuleNamesTheWorkloadOfTheTasksOnItsThreads() {
+        admitting.withUserConfiguration(MailExecutor.class)
+                .withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].executor=mailExecutor")
+                .run(context -> {
+                    ThreadPoolTaskExecutor mail = context.getBean("mailExecutor", ThreadPoolTaskExecutor.class);
+                    int[] seen = mail.submit(() -> {
+                        try (Connection connection = context.getBean(DataSource.class).getConnection()) {
+                            return new int[] {active(context, "jobs"), active(context, "other")};
+                        }
+                    }).get();
+                    assertThat(seen).as("jobs' place, not the default's").containsExactly(1, 0);
+                    assertThat(context.getBean(WatchedPools.class).admissions().get("dataSource").classified())
+                            .containsEntry("executor mailExecutor -> jobs", 1L);
+                });
+    }
+
+    @Test
+    void anExecutorRuleNamingNoExecutorBeanStopsStartUp() {
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].executor=mailExecutor")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("db.bulkhead.work.rules[0].executor", "'mailExecutor'", "no bean of that name"));
+        admitting.withBean("mailExecutor", String.class, () -> "not an executor")
+                .withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].executor=mailExecutor")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("db.bulkhead.work.rules[0].executor", "java.lang.String"));
+    }
+
+    /** An executor of the application's own, for its mail. */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    static class MailExecutor {
+
+        @org.springframework.context.annotation.Bean
+        ThreadPoolTaskExecutor mailExecutor() {
+            ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+            executor.setThreadNamePrefix("mail-");
+            executor.setCorePoolSize(1);
+            return executor;
+        }
+    }
+
+    @Test
     void inFailModeWhatOnlyTheDefaultWouldCatchIsRefusedSoThatATestSuiteFindsIt() {
         admitting.withPropertyValues("db.bulkhead.ungated.mode=fail").run(context -> {
             Throwable refused = catchThrowable(() -> context.getBean(DataSource.class).getConnection().close());
@@ -406,10 +451,10 @@ class WorkRulesAutoConfigurationTests {
         admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=web",
                         "db.bulkhead.work.rules[0].caller=com.example", "db.bulkhead.work.rules[0].scheduled=*")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled and caller"));
+                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, caller and executor"));
         admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=web")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled and caller"));
+                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, caller and executor"));
     }
 
     @Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -23,7 +24,12 @@ public final class WorkRules {
         /** A frame of the named class or package anywhere on the stack. */
         CALLER,
         /** The method a scheduler runs, of the named class or package, or any with {@link #ANY}. */
-        SCHEDULED
+        SCHEDULED,
+        /**
+         * Work on a thread of the named executor (a bean name): matched by the prefix its threads' names start with,
+         * known once the executor is ({@link #executorsKnown}); until then the rule matches nothing.
+         */
+        EXECUTOR
     }
 
     /** The name of a {@link Kind#SCHEDULED} rule that matches every scheduled method. */
@@ -46,7 +52,12 @@ public final class WorkRules {
         public Rule {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(workload, "workload");
-            if (!(kind == Kind.SCHEDULED && ANY.equals(name))) {
+            if (kind == Kind.EXECUTOR) {
+                if (name == null || name.isBlank()) {
+                    throw new IllegalArgumentException("'" + name + "' is no executor's name: name a TaskExecutor or"
+                            + " TaskScheduler bean");
+                }
+            } else if (!(kind == Kind.SCHEDULED && ANY.equals(name))) {
                 CallerRules.requirePackageOrClassName(name);
             }
         }
@@ -59,6 +70,8 @@ public final class WorkRules {
 
     private final List<Rule> rules;
     private final Set<String> schedulerRunners;
+    /** The prefix of each executor's thread names, by executor name; empty until they are known. */
+    private volatile Map<String, String> threadPrefixes = Map.of();
 
     /**
      * @param rules            in the order they are tried
@@ -72,6 +85,26 @@ public final class WorkRules {
     /** No rule: every borrow outside an admitted operation is the default workload's. */
     public static WorkRules none() {
         return new WorkRules(List.of(), List.of());
+    }
+
+    /**
+     * Tells the prefix each executor's thread names start with, by executor name: from then on the
+     * {@link Kind#EXECUTOR} rules match the work on those threads. Called once the executors exist.
+     *
+     * @throws IllegalArgumentException for a blank prefix, which every thread's name would start with
+     */
+    public void executorsKnown(Map<String, String> prefixes) {
+        prefixes.forEach((executor, prefix) -> {
+            if (prefix == null || prefix.isBlank()) {
+                throw new IllegalArgumentException("the threads of executor '" + executor + "' have no name prefix");
+            }
+        });
+        threadPrefixes = Map.copyOf(prefixes);
+    }
+
+    /** The names of the executors the rules name, in their order. */
+    public List<String> executors() {
+        return rules.stream().filter(rule -> rule.kind() == Kind.EXECUTOR).map(Rule::name).distinct().toList();
     }
 
     /** The rules, in their order. */
@@ -122,12 +155,16 @@ public final class WorkRules {
             }
         }
         String scheduledClass = scheduled == null ? null : scheduled.getClassName();
-        return new Classified(firstMatching(callers, scheduledClass),
+        return new Classified(firstMatching(callers, scheduledClass, Thread.currentThread().getName()),
                 scheduled == null ? null : scheduledClass + "." + scheduled.getMethodName());
     }
 
-    /** The index of the first rule that the stack's classes and its scheduled method match; -1 when none does. */
-    int firstMatching(List<String> callers, @Nullable String scheduled) {
+    /**
+     * The index of the first rule that the stack's classes, its scheduled method and the thread's name match; -1 when
+     * none does.
+     */
+    int firstMatching(List<String> callers, @Nullable String scheduled, String threadName) {
+        Map<String, String> prefixes = threadPrefixes;
         for (int i = 0; i < rules.size(); i++) {
             Rule rule = rules.get(i);
             List<String> name = List.of(rule.name());
@@ -135,6 +172,10 @@ public final class WorkRules {
                 case CALLER -> callers.stream().anyMatch(caller -> CallerRules.firstMatch(name, caller) != null);
                 case SCHEDULED -> scheduled != null
                         && (ANY.equals(rule.name()) || CallerRules.firstMatch(name, scheduled) != null);
+                case EXECUTOR -> {
+                    String prefix = prefixes.get(rule.name());
+                    yield prefix != null && threadName.startsWith(prefix);
+                }
             };
             if (matches) {
                 return i;

@@ -83,16 +83,28 @@ class WorkRulesTests {
         assertThat(Runner.run(new NightlyJob(() -> STACK.walk(callerFirst::classify).rule()), "archive")).isZero();
         WorkRules scheduledFirst = rules(JOBS, REPORTS);
         assertThat(Runner.run(new NightlyJob(() -> STACK.walk(scheduledFirst::classify).rule()), "archive")).isZero();
-        assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null))
+        assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null, "main"))
                 .as("not scheduled: the caller rule").isOne();
     }
 
     @Test
     void aCallerRuleMatchesItsPackageAndItsNestedClassesButNoLongerName() {
         WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.CALLER, "com.example.reports", "reports"));
-        assertThat(rules.firstMatching(List.of("com.example.reports.Monthly$Inner"), null)).isZero();
-        assertThat(rules.firstMatching(List.of("com.example.reports.monthly.Sums"), null)).isZero();
-        assertThat(rules.firstMatching(List.of("com.example.reportsarchive.Old"), null)).isEqualTo(-1);
+        assertThat(rules.firstMatching(List.of("com.example.reports.Monthly$Inner"), null, "main")).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reports.monthly.Sums"), null, "main")).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reportsarchive.Old"), null, "main")).isEqualTo(-1);
+    }
+
+    @Test
+    void anExecutorRuleMatchesTheThreadsOfItsExecutorOnceTheirPrefixIsKnown() {
+        WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.EXECUTOR, "mailExecutor", "mail"));
+        assertThat(rules.executors()).containsExactly("mailExecutor");
+        assertThat(rules.firstMatching(List.of(), null, "mail-3")).as("not known yet").isEqualTo(-1);
+        rules.executorsKnown(java.util.Map.of("mailExecutor", "mail-"));
+        assertThat(rules.firstMatching(List.of(), null, "mail-3")).isZero();
+        assertThat(rules.firstMatching(List.of(), null, "task-3")).isEqualTo(-1);
+        assertThatThrownBy(() -> rules.executorsKnown(java.util.Map.of("mailExecutor", "")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'mailExecutor'");
     }
 
     @Test

@@ -124,6 +124,11 @@ public final class WatchedPools {
         return byPool;
     }
 
+    /** How borrows are admitted where they are taken; {@code null} when they are only watched. */
+    public @Nullable AdmissionSettings admissionSettings() {
+        return admission;
+    }
+
     /** Whether every borrow outside an admitted operation is admitted where it is taken. */
     public boolean admitsWhereConnectionsAreTaken() {
         return admission != null;
