@@ -32,6 +32,9 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.jdbc.datasource.DataSourceUtils;
@@ -415,6 +418,26 @@ class WorkRulesAutoConfigurationTests {
             executor.setThreadNamePrefix("mail-");
             executor.setCorePoolSize(1);
             return executor;
+        }
+    }
+
+    @Test
+    void theStartUpReportSaysWhatTheDefaultWorkloadAdmittedDuringStartUp(CapturedOutput output) {
+        admitting.withBean(StartUpQuery.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            context.getBean(UngatedStartUpReport.class).onApplicationEvent(new ApplicationReadyEvent(
+                    new SpringApplication(), new String[0], context, java.time.Duration.ZERO));
+            assertThat(output).contains("Start-up took 1 connection(s) of pool 'dataSource' that no rule classified,"
+                    + " so the default workload 'other' admitted them, from " + StartUpQuery.class.getName()
+                    + ".<init>(");
+        });
+    }
+
+    /** A bean that reads the database while it is made, as a cache warmed in a constructor does. */
+    static class StartUpQuery {
+
+        StartUpQuery(JdbcTemplate jdbc) {
+            jdbc.queryForObject("SELECT 1", Integer.class);
         }
     }
 

@@ -38,9 +38,12 @@ public final class UngatedStartUpReport implements ApplicationListener<Applicati
         if (!pools.watching()) {
             return;
         }
+        WatchedPools.AdmissionSettings admission = pools.admissionSettings();
         for (UngatedConnectionDetector detector : pools.detectors()) {
             UngatedConnectionReport report = detector.report();
-            if (report.connections() > 0) {
+            if (admission != null && report.connections() > 0) {
+                logger.warn(describeCaughtByDefault(report, admission.defaultWorkload()));
+            } else if (report.connections() > 0) {
                 logger.warn(describe(report));
             } else if (logger.isInfoEnabled()) {
                 logger.info(describe(report));
@@ -69,6 +72,17 @@ public final class UngatedStartUpReport implements ApplicationListener<Applicati
                 + (guessed ? " A call site marked as a guess is no frame of the application's packages: list them in"
                         + " db.bulkhead.ungated.application-packages, and never allow a library's frame." : "")
                 + " Recognised infrastructure: " + recognised + ".";
+    }
+
+    /** What start-up borrowed on one pool that no rule classified, so that the default workload admitted it. */
+    static String describeCaughtByDefault(UngatedConnectionReport report, String defaultWorkload) {
+        String sites = report.callSites().stream().map(count -> count.site() + (count.site().application() ? ""
+                : " (a guess)") + " × " + count.connections()).collect(Collectors.joining(", "));
+        String others = report.otherCallSites() == 0 ? "" : ", other call sites × " + report.otherCallSites();
+        return "Start-up took " + report.connections() + " connection(s) of pool '" + report.pool() + "' that no rule"
+                + " classified, so the default workload '" + defaultWorkload + "' admitted them, from " + sites
+                + others + ". Each call site was logged when first seen; name its workload with a rule"
+                + " (db.bulkhead.work.rules) or @DbBulkhead, or size the default workload for it.";
     }
 
     private void unwatchedWorkloads(BulkheadRegistry bulkheads) {
