@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -38,6 +39,14 @@ final class ExecutorThreadNames implements SmartInitializingSingleton {
         }
         WorkRules rules = admission.rules();
         Map<String, String> prefixes = new LinkedHashMap<>();
+        // Every executor, for the reports of what only the default caught; those of the rules checked below.
+        if (beanFactory instanceof ListableBeanFactory listable) {
+            listable.getBeansOfType(CustomizableThreadCreator.class, false, false).forEach((name, executor) -> {
+                if (!executor.getThreadNamePrefix().isBlank()) {
+                    prefixes.put(name, executor.getThreadNamePrefix());
+                }
+            });
+        }
         List<BulkheadProperties.WorkRule> written = properties.getWork().getRules();
         for (int i = 0; i < written.size(); i++) {
             String executor = written.get(i).getExecutor();

@@ -396,6 +396,19 @@ class WorkRulesAutoConfigurationTests {
     }
 
     @Test
+    void whatOnlyTheDefaultCaughtIsReportedWithTheThreadAndTheExecutorItRanOn(CapturedOutput output) {
+        admitting.withUserConfiguration(MailExecutor.class).run(context -> {
+            ThreadPoolTaskExecutor mail = context.getBean("mailExecutor", ThreadPoolTaskExecutor.class);
+            mail.submit(() -> {
+                context.getBean(DataSource.class).getConnection().close();
+                return null;
+            }).get();
+        });
+        assertThat(output).contains("was taken by " + getClass().getName() + ".lambda$", "on thread 'mail-1' of executor"
+                + " 'mailExecutor', and no rule named its workload: the default workload 'other' admitted it.");
+    }
+
+    @Test
     void anExecutorRuleNamingNoExecutorBeanStopsStartUp() {
         admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
                         "db.bulkhead.work.rules[0].executor=mailExecutor")

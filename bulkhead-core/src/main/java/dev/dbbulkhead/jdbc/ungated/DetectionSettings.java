@@ -1,6 +1,7 @@
 package dev.dbbulkhead.jdbc.ungated;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the pools' detectors read, keep and answer a borrow outside every gate.
@@ -77,11 +78,13 @@ public record DetectionSettings(CallerRules rules, boolean refuse, int maxCallSi
 
     /**
      * What a report or a refusal says of a borrow from {@code site} on {@code pool} that no rule classified, so that the
-     * default workload admitted it, on {@code thread}.
+     * default workload admitted it, on {@code thread}, of {@code executor} when it is known.
      */
-    public String describeCaughtByDefault(String pool, CallSite site, String defaultWorkload, Thread thread) {
+    public String describeCaughtByDefault(String pool, CallSite site, String defaultWorkload, Thread thread,
+                                          @Nullable String executor) {
         String caught = "A connection of pool '" + pool + "' was taken by " + site + " on thread '" + thread.getName()
-                + "', and no rule named its workload: the default workload '" + defaultWorkload + "' admitted it. ";
+                + "'" + (executor == null ? "" : " of executor '" + executor + "'") + ", and no rule named its"
+                + " workload: the default workload '" + defaultWorkload + "' admitted it. ";
         if (site.application()) {
             return caught + "Name its workload with a rule (db.bulkhead.work.rules) or @DbBulkhead, or size the"
                     + " default workload for it.";

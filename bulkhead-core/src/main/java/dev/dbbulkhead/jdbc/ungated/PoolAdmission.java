@@ -140,7 +140,8 @@ public final class PoolAdmission {
             return null;
         }
         byDefault.increment();
-        detector.caughtByDefault(verdict, defaultWorkload);
+        detector.caughtByDefault(verdict, defaultWorkload,
+                rules.executorOf(Thread.currentThread().getName()));
         return admit(defaultWorkload, classified.job());
     }
 

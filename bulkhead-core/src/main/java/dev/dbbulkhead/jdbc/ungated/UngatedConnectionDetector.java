@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One pool's record of the connections borrowed outside every gate: how many, from which call sites (each reported
@@ -79,9 +80,10 @@ public final class UngatedConnectionDetector {
      *
      * @throws UngatedConnectionException when the settings refuse such borrows
      */
-    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload) throws UngatedConnectionException {
+    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload, @Nullable String executor)
+            throws UngatedConnectionException {
         CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
-        record(site, settings.describeCaughtByDefault(pool, site, defaultWorkload, Thread.currentThread()));
+        record(site, settings.describeCaughtByDefault(pool, site, defaultWorkload, Thread.currentThread(), executor));
     }
 
     private void record(CallSite site, String describedOnce) throws UngatedConnectionException {

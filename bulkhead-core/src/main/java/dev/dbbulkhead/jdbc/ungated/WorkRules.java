@@ -89,7 +89,8 @@ public final class WorkRules {
 
     /**
      * Tells the prefix each executor's thread names start with, by executor name: from then on the
-     * {@link Kind#EXECUTOR} rules match the work on those threads. Called once the executors exist.
+     * {@link Kind#EXECUTOR} rules match the work on those threads, and a report names the executor a thread is of.
+     * Called once the executors exist; executors no rule names may be told too, for the reports.
      *
      * @throws IllegalArgumentException for a blank prefix, which every thread's name would start with
      */
@@ -100,6 +101,23 @@ public final class WorkRules {
             }
         });
         threadPrefixes = Map.copyOf(prefixes);
+    }
+
+    /**
+     * The executor whose threads' names {@code threadName} starts with, the longest prefix first; {@code null} when
+     * none is known: what a report of work only the default caught names beside the thread.
+     */
+    public @Nullable String executorOf(String threadName) {
+        String found = null;
+        int longest = -1;
+        for (Map.Entry<String, String> known : threadPrefixes.entrySet()) {
+            String prefix = known.getValue();
+            if (threadName.startsWith(prefix) && prefix.length() > longest) {
+                found = known.getKey();
+                longest = prefix.length();
+            }
+        }
+        return found;
     }
 
     /** The names of the executors the rules name, in their order. */
