@@ -129,12 +129,14 @@ public final class PoolAdmission {
             byBinding.computeIfAbsent(bound, any -> new LongAdder()).increment();
             return gates.apply(bound).acquireAtBorrow();
         }
-        WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : STACK.walk(rules::classify);
+        // One walk of the stack serves the rules and, when none matches, the call site the default reports.
+        List<StackWalker.StackFrame> frames = STACK.walk(stack -> stack.limit(CallerRules.MAX_FRAMES).toList());
+        WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : rules.classify(frames.stream());
         if (classified.rule() >= 0) {
             byRule[classified.rule()].increment();
             return admit(rules.rules().get(classified.rule()).workload(), classified.job());
         }
-        CallerRules.Verdict verdict = STACK.walk(detector.settings().rules()::judge);
+        CallerRules.Verdict verdict = detector.settings().rules().judge(frames.stream());
         if (verdict.site() == null) {
             detector.recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
             return null;

@@ -10,6 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -70,7 +71,7 @@ public final class UngatedConnectionDetector {
             recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
             return;
         }
-        record(site, settings.describe(pool, site));
+        record(site, () -> settings.describe(pool, site));
     }
 
     /**
@@ -83,19 +84,24 @@ public final class UngatedConnectionDetector {
     void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload, @Nullable String executor)
             throws UngatedConnectionException {
         CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
-        record(site, settings.describeCaughtByDefault(pool, site, defaultWorkload, Thread.currentThread(), executor));
+        Thread thread = Thread.currentThread();
+        record(site, () -> settings.describeCaughtByDefault(pool, site, defaultWorkload, thread, executor));
     }
 
-    private void record(CallSite site, String describedOnce) throws UngatedConnectionException {
+    /**
+     * Counts a borrow of {@code site}; describes it — only for its first borrow, or to refuse it — with
+     * {@code description}, which formats a message: the steady borrow of a known site pays for none.
+     */
+    private void record(CallSite site, Supplier<String> description) throws UngatedConnectionException {
         connections.increment();
         boolean first = counted(site);
         if (first || settings.refuse()) {
-            String description = describedOnce;
+            String described = description.get();
             if (first) {
-                listener.newCallSite(pool, site, description, settings.refuse());
+                listener.newCallSite(pool, site, described, settings.refuse());
             }
             if (settings.refuse()) {
-                throw new UngatedConnectionException(pool, site, description);
+                throw new UngatedConnectionException(pool, site, described);
             }
         }
     }
