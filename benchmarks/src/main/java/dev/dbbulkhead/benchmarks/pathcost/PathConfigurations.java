@@ -21,6 +21,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizationAutoConfiguration;
+import dev.dbbulkhead.gate.WorkloadBinding;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -148,6 +149,16 @@ final class PathConfigurations {
     /** The entry method of the starter paths: the {@code @DbBulkhead} bean's. */
     static IntToLongFunction bulkheadedEntry(ApplicationContext context) {
         return context.getBean(BulkheadedOrders.class)::credit;
+    }
+
+    /** The {@code @Transactional} bean called with the workload bound to the thread, as an HTTP rule binds it. */
+    static IntToLongFunction boundCall(ApplicationContext context) {
+        Accounts accounts = context.getBean(Accounts.class);
+        return account -> {
+            try (WorkloadBinding.Scope bound = WorkloadBinding.bind("orders")) {
+                return accounts.credit(account);
+            }
+        };
     }
 
     /** Resilience4j's Spring Boot 4 auto-configuration of its bulkheads (aspect and meters) and an entry bean. */

@@ -94,6 +94,10 @@ final class PathTargets {
             new TimeTarget(UserPath.POOL_ADMISSION, UserPath.TRANSACTIONAL, POOL_ADMISSION_OVERHEAD,
                     PathTargets::fewerCallersThanPlaces),
             new TimeTarget(UserPath.POOL_ADMISSION, UserPath.TRANSACTIONAL, POOL_ADMISSION_CONTENDED_OVERHEAD,
+                    callers -> !fewerCallersThanPlaces(callers)),
+            new TimeTarget(UserPath.POOL_ADMISSION_BOUND, UserPath.TRANSACTIONAL, POOL_ADMISSION_OVERHEAD,
+                    PathTargets::fewerCallersThanPlaces),
+            new TimeTarget(UserPath.POOL_ADMISSION_BOUND, UserPath.TRANSACTIONAL, POOL_ADMISSION_CONTENDED_OVERHEAD,
                     callers -> !fewerCallersThanPlaces(callers)));
 
     private PathTargets() {

@@ -22,6 +22,13 @@ public enum UserPath {
     POOL_ADMISSION("`@Transactional` alone, admitted at the pool", true,
             PathConfigurations.PoolAdmissionApplication.class, context -> context.getBean(Accounts.class)::credit,
             PathConfigurations.PoolAdmissionApplication.PROPERTIES),
+    /**
+     * The same, each call's workload bound to its thread as the starter's filter binds an HTTP request's by an
+     * {@code http} rule: the borrow is admitted without reading the stack, the recommended configuration's path.
+     */
+    POOL_ADMISSION_BOUND("`@Transactional` alone, admitted at the pool, its workload bound", true,
+            PathConfigurations.PoolAdmissionApplication.class, PathConfigurations::boundCall,
+            PathConfigurations.PoolAdmissionApplication.PROPERTIES),
     /** A {@code @DbBulkhead("orders")} entry method calling the {@code @Transactional} bean: the gate alone. */
     STARTER("`@DbBulkhead`, no meters, no observations", true, PathConfigurations.StarterApplication.class,
             PathConfigurations::bulkheadedEntry),

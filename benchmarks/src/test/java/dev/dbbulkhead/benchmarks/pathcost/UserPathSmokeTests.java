@@ -68,12 +68,19 @@ class UserPathSmokeTests {
                 // The starter paths are measured with their pool watched for ungated work, as the starter does; on
                 // the pool-level path each borrow is the default workload's, counted as the detector counts those.
                 WatchedPools watched = application.bean(WatchedPools.class);
+                // On the bound path each is admitted by the workload bound to the caller's thread, and reported by none.
                 assertThat(watched.detectors()).as("watched pools").singleElement().satisfies(pool ->
                         assertThat(pool.connections()).isEqualTo(path == UserPath.POOL_ADMISSION ? 2 : 0));
+                boolean atThePool = path == UserPath.POOL_ADMISSION || path == UserPath.POOL_ADMISSION_BOUND;
                 assertThat(watched.admissions().values()).as("admission where connections are taken")
-                        .hasSize(path == UserPath.POOL_ADMISSION ? 1 : 0)
+                        .hasSize(atThePool ? 1 : 0)
                         .allSatisfy(admission -> assertThat(admission.classified())
-                                .containsEntry("default orders", 2L).containsEntry("nested", 0L));
+                                .containsEntry("default orders", path == UserPath.POOL_ADMISSION ? 2L : 0L)
+                                .containsEntry("nested", 0L));
+                if (path == UserPath.POOL_ADMISSION_BOUND) {
+                    assertThat(watched.admissions().values()).singleElement().satisfies(admission ->
+                            assertThat(admission.classified()).containsEntry("bound orders", 2L));
+                }
             }
         }
 
