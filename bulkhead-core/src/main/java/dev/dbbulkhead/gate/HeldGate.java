@@ -175,10 +175,16 @@ final class HeldGate {
 
     /**
      * Whether this thread holds a permit, or was started inside an admitted operation that is still in progress; a
-     * forked thread whose origin's operation has ended is settled.
+     * forked thread whose origin's operation has ended is settled, and a permit of this thread that another thread
+     * tried to close is given back first, as an entry into a gate gives it back.
      */
     boolean inAdmittedOperation() {
         if (gate == null) {
+            return false;
+        }
+        if (abandoned != null && giveBackAbandoned()) {
+            // Its permit was closed elsewhere (a connection admitted where it was taken, closed on another thread):
+            // that operation has ended, and this thread's next borrow is an operation of its own.
             return false;
         }
         return origin == null || !settleFork();

@@ -52,6 +52,22 @@ class PermitThreadsTests {
     }
 
     @Test
+    void aPermitClosedElsewhereWhileItsOwnerLivesIsGivenBackWhenTheOwnerNextAsksWhetherItIsAdmitted()
+            throws Exception {
+        AdmissionGate gate = gate(1);
+        try (Owner owner = new Owner()) {
+            // As a connection admitted where it was taken and closed on another thread leaves it.
+            Permit handedOver = owner.call(gate::acquireAtBorrow);
+            assertThat(closeOnAnotherThread(handedOver)).isInstanceOf(IllegalStateException.class);
+            assertThat(owner.call(AdmissionGate::isCurrentThreadAdmitted))
+                    .as("its next borrow is an operation of its own, not part of the ended one").isFalse();
+            assertThat(owner.call(AdmissionGate::currentThreadHoldsBorrowPlace)).isFalse();
+            assertThat(handedOver.isReleased()).isTrue();
+            assertThat(gate.active() + gate.waiting()).isZero();
+        }
+    }
+
+    @Test
     void aPermitClosedElsewhereAfterItsOwnerEndedIsGivenBackAtOnce() throws Exception {
         AdmissionGate gate = gate(1);
         Permit handedOver;
