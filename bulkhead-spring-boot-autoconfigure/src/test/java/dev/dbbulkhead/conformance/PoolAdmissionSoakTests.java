@@ -29,6 +29,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -100,21 +103,27 @@ class PoolAdmissionSoakTests {
             WatchedDataSource dataSource = new WatchedDataSource(pool, detector, DeadlinePoolWait.forPool(pool),
                     admission);
 
-            AtomicBoolean sampling = new AtomicBoolean(true);
             AtomicInteger mostBusy = new AtomicInteger();
-            Thread sampler = Thread.ofPlatform().start(() -> sampleTheServer(database, sampling, mostBusy));
+            Connection side = database.connect();
+            ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
+            sampler.scheduleWithFixedDelay(() -> sampleTheServer(side, mostBusy), 0, 2, TimeUnit.MILLISECONDS);
 
             AtomicInteger remaining = new AtomicInteger(operations);
             AtomicBoolean shutDown = new AtomicBoolean();
+            // Counted down by the drivers once a tenth of the plan is left: the gates then shut down with requests in
+            // flight, which finish, while new ones are refused.
+            CountDownLatch tenthLeft = new CountDownLatch(1);
             List<Thread> drivers = new ArrayList<>();
             for (int i = 0; i < DRIVERS; i++) {
                 Random random = new Random(seed + i);
-                drivers.add(Thread.ofVirtual().start(() -> drive(dataSource, random, remaining, shutDown)));
+                drivers.add(Thread.ofVirtual().start(() -> drive(dataSource, random, remaining, shutDown,
+                        () -> {
+                            if (remaining.get() <= operations / 10) {
+                                tenthLeft.countDown();
+                            }
+                        })));
             }
-            // Shut the gates down with a tenth of the plan left: requests in flight finish, new ones are refused.
-            while (remaining.get() > operations / 10 && drivers.stream().anyMatch(Thread::isAlive)) {
-                Thread.sleep(5);
-            }
+            tenthLeft.await();
             shutDown.set(true);
             gates.values().forEach(AdmissionGate::shutDown);
             for (Thread driver : drivers) {
@@ -123,8 +132,9 @@ class PoolAdmissionSoakTests {
             for (AdmissionGate gate : gates.values()) {
                 assertThat(gate.awaitDrained(Duration.ofSeconds(30))).as("%s drained", gate.workload()).isTrue();
             }
-            sampling.set(false);
-            sampler.join();
+            sampler.shutdown();
+            assertThat(sampler.awaitTermination(1, TimeUnit.MINUTES)).as("the sampler stopped").isTrue();
+            side.close();
 
             System.out.printf("pool admission soak: outcomes %s, most busy sessions %d of %d places%n",
                     new java.util.TreeMap<>(outcomes), mostBusy.get(), placesInAll);
@@ -157,8 +167,10 @@ class PoolAdmissionSoakTests {
     }
 
     /** Runs requests until the plan is spent. */
-    private void drive(WatchedDataSource dataSource, Random random, AtomicInteger remaining, AtomicBoolean shutDown) {
+    private void drive(WatchedDataSource dataSource, Random random, AtomicInteger remaining, AtomicBoolean shutDown,
+                       Runnable progress) {
         while (remaining.get() > 0) {
+            progress.run();
             String workload = switch (random.nextInt(3)) {
                 case 0 -> "web";
                 case 1 -> "jobs";
@@ -191,6 +203,7 @@ class PoolAdmissionSoakTests {
                 }
             }
         }
+        progress.run();
     }
 
     /** One transaction on a connection taken from the watched pool, with the fault the plan draws. */
@@ -249,26 +262,23 @@ class PoolAdmissionSoakTests {
     }
 
     /** Samples the server's busy sessions of the pool: never more than the places plus the nested connections open. */
-    private void sampleTheServer(TestDatabase database, AtomicBoolean sampling, AtomicInteger mostBusy) {
-        try (Connection side = database.connect(); Statement statement = side.createStatement()) {
-            while (sampling.get()) {
-                int nestedBefore = nestedOpen.get();
-                int busy;
-                try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
-                        + " WHERE application_name = '" + APPLICATION + "'"
-                        + " AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')")) {
-                    rows.next();
-                    busy = rows.getInt(1);
-                }
-                int nested = Math.max(nestedBefore, nestedOpen.get());
-                mostBusy.accumulateAndGet(busy, Math::max);
-                if (busy > placesInAll + nested) {
-                    violation(busy + " busy sessions on the server, above " + placesInAll + " places + " + nested
-                            + " nested connections");
-                }
-                Thread.sleep(2);
+    private void sampleTheServer(Connection side, AtomicInteger mostBusy) {
+        try (Statement statement = side.createStatement()) {
+            int nestedBefore = nestedOpen.get();
+            int busy;
+            try (ResultSet rows = statement.executeQuery("SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE application_name = '" + APPLICATION + "'"
+                    + " AND state IN ('active', 'idle in transaction', 'idle in transaction (aborted)')")) {
+                rows.next();
+                busy = rows.getInt(1);
             }
-        } catch (SQLException | InterruptedException failed) {
+            int nested = Math.max(nestedBefore, nestedOpen.get());
+            mostBusy.accumulateAndGet(busy, Math::max);
+            if (busy > placesInAll + nested) {
+                violation(busy + " busy sessions on the server, above " + placesInAll + " places + " + nested
+                        + " nested connections");
+            }
+        } catch (SQLException failed) {
             violation("the sampler failed: " + failed);
         }
     }
