@@ -30,11 +30,6 @@ public record WorkClassification(@Nullable String defaultWorkload, WorkRules sta
     public record HttpRule(String property, String http, String workload) {
     }
 
-    /** Whether admission where connections are taken is on. */
-    public boolean admitsWhereConnectionsAreTaken() {
-        return defaultWorkload != null;
-    }
-
     /**
      * Reads and checks {@code db.bulkhead.work}.
      *

@@ -129,11 +129,6 @@ public final class WatchedPools {
         return admission;
     }
 
-    /** Whether every borrow outside an admitted operation is admitted where it is taken. */
-    public boolean admitsWhereConnectionsAreTaken() {
-        return admission != null;
-    }
-
     /** The detectors of the pools watched, by bean name. */
     public List<UngatedConnectionDetector> detectors() {
         return pools.values().stream().map(watched -> watched.watch().detector()).toList();
