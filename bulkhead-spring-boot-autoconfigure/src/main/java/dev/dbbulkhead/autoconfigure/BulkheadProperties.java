@@ -899,7 +899,7 @@ public class BulkheadProperties {
         /** Share of max-concurrent + max-queued sheddable operations may not take; at least critical-reserve and below 1. Default: critical-reserve. */
         private @Nullable Double sheddableReserve;
 
-        /** Whether a waiting operation of a request that already committed one gets the next place before new requests' operations of its criticality, within a bound that keeps those from starving. */
+        /** Whether a waiting operation of a request that already had one admitted gets the next place before new requests' operations of its criticality, within a bound that keeps those from starving. Default: true when db.bulkhead.work.default-workload is set, else false. */
         private @Nullable Boolean inProgressFirst;
 
         public @Nullable Double getCriticalReserve() {

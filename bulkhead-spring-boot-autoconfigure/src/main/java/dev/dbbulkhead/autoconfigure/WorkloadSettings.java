@@ -92,11 +92,12 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
 
     /** Reads the keys of workload {@code name}, falling back to the defaults; the defaults alone for a null name. */
     private static Resolver resolver(@Nullable String name, BulkheadProperties properties) {
+        boolean unitsOfWork = properties.getWork().getDefaultWorkload() != null;
         if (name == null) {
-            return new Resolver(DEFAULTS_PREFIX, new Workload(), properties.getDefaults());
+            return new Resolver(DEFAULTS_PREFIX, new Workload(), properties.getDefaults(), unitsOfWork);
         }
         return new Resolver(BulkheadProperties.PREFIX + ".workloads." + name + ".",
-                properties.getWorkloads().getOrDefault(name, new Workload()), properties.getDefaults());
+                properties.getWorkloads().getOrDefault(name, new Workload()), properties.getDefaults(), unitsOfWork);
     }
 
     private static WorkloadSettings resolve(Resolver resolver) {
@@ -180,9 +181,11 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         validate(resolver.setting("criticality.critical-reserve",
                 workload -> workload.getCriticality().getCriticalReserve(),
                 AdmissionRules.DEFAULT_CRITICAL_RESERVE), rules::criticalReserve);
+        // Admitted where connections are taken, the unit users see is the request or job: its later operations go
+        // first unless the user says otherwise. Without it, the gate keeps the fast path earlier steps measured.
         rules.inProgressFirst(resolver.setting("criticality.in-progress-first",
                 workload -> workload.getCriticality().getInProgressFirst(),
-                AdmissionRules.DEFAULT_IN_PROGRESS_FIRST).value());
+                resolver.unitsOfWork() || AdmissionRules.DEFAULT_IN_PROGRESS_FIRST).value());
         rules.fairShares(resolver.setting("fair-share.enabled", workload -> workload.getFairShare().getEnabled(),
                 AdmissionRules.DEFAULT_FAIR_SHARES).value());
         validate(resolver.setting("fair-share.key-slots", workload -> workload.getFairShare().getKeySlots(),
@@ -536,8 +539,13 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         return ResolvedSettings.requireValid(setting.property(), setting.value(), check);
     }
 
-    /** Picks each key from the workload, else from the defaults, else the built-in value. */
-    private record Resolver(String prefix, Workload own, Workload defaults) {
+    /**
+     * Picks each key from the workload, else from the defaults, else the built-in value.
+     *
+     * @param unitsOfWork whether {@code db.bulkhead.work.default-workload} is set: connections are admitted where
+     *                    they are taken, so requests and jobs are the units admitted
+     */
+    private record Resolver(String prefix, Workload own, Workload defaults, boolean unitsOfWork) {
 
         <T extends @Nullable Object> Setting<T> setting(String key, Function<Workload, @Nullable T> property,
                                                         T builtIn) {

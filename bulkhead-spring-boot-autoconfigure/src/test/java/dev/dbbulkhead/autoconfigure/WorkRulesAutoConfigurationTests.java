@@ -465,6 +465,19 @@ class WorkRulesAutoConfigurationTests {
     }
 
     @Test
+    void admittedWhereConnectionsAreTakenTheOperationsOfARequestInProgressGoFirstUnlessAWorkloadSaysOtherwise() {
+        admitting.withPropertyValues("db.bulkhead.workloads.jobs.criticality.in-progress-first=false").run(context -> {
+            BulkheadRegistry registry = context.getBean(BulkheadRegistry.class);
+            assertThat(registry.template("web").gate().config().admissionRules().inProgressFirst()).isTrue();
+            assertThat(registry.template("other").gate().config().admissionRules().inProgressFirst()).isTrue();
+            assertThat(registry.template("jobs").gate().config().admissionRules().isNone())
+                    .as("its own false wins").isTrue();
+        });
+        runner.run(context -> assertThat(context.getBean(BulkheadRegistry.class).template("web").gate().config()
+                .admissionRules().isNone()).as("without a default workload, as before: no rules, the fast path").isTrue());
+    }
+
+    @Test
     void withoutADefaultWorkloadAConnectionOutsideTheGatesIsOnlyWatchedAsBefore() {
         runner.run(context -> {
             try (Connection connection = context.getBean(DataSource.class).getConnection()) {
