@@ -33,6 +33,7 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
+import dev.dbbulkhead.autoconfigure.ledger.TransactionalJobs;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -217,6 +218,36 @@ class WorkRulesAutoConfigurationTests {
                 });
         assertThat(output.getAll().split(java.util.regex.Pattern.quote("A run of scheduled job "
                 + Archive.class.getName() + ".archive was skipped"), -1)).as("logged once").hasSize(2);
+    }
+
+    @Test
+    void aScheduledRuleNamesATransactionalJobByItsOwnClassThoughOnlyItsProxyIsOnTheStack() {
+        admitting.withBean(TransactionalJobs.class)
+                .withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].scheduled=" + TransactionalJobs.class.getName())
+                .run(context -> {
+                    TransactionalJobs jobs = context.getBean(TransactionalJobs.class);
+                    jobs.probe(() -> active(context, "jobs") * 10 + active(context, "other"));
+                    ScheduledMethodRunnable run = new ScheduledMethodRunnable(jobs,
+                            TransactionalJobs.class.getMethod("reconcile"));
+                    ExecutorService scheduler = Executors.newSingleThreadExecutor();
+                    try {
+                        scheduler.submit(run).get();
+                    } finally {
+                        scheduler.shutdown();
+                    }
+                    assertThat(jobs.seen()).as("the job's transaction holds jobs' place, not the default's").isEqualTo(10);
+                });
+    }
+
+    @Test
+    void aCallerRuleNamesTheTransactionsOfATransactionalServiceOfItsPackageCalledFromElsewhere() {
+        admitting.withBean(TransactionalJobs.class)
+                .withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].caller=" + TransactionalJobs.class.getPackageName())
+                .run(context -> assertThat(context.getBean(TransactionalJobs.class).inTransaction(
+                        () -> active(context, "jobs") * 10 + active(context, "other")))
+                        .as("jobs' place, not the default's").isEqualTo(10));
     }
 
     @Test

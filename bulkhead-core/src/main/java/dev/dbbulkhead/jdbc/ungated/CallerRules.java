@@ -233,6 +233,21 @@ public final class CallerRules {
                 || className.contains("$HibernateProxy") || className.contains("$ByteBuddy$");
     }
 
+    /**
+     * The class a generated one stands for — a CGLIB or ByteBuddy subclass's or a Hibernate proxy's superclass — or
+     * {@code null} for a JDK proxy, whose name says nothing of the class it stands for.
+     */
+    static @Nullable String userClassOf(String generated) {
+        int end = generated.length();
+        for (String marker : List.of("$$", "$HibernateProxy", "$ByteBuddy$")) {
+            int at = generated.indexOf(marker);
+            if (at > 0 && at < end) {
+                end = at;
+            }
+        }
+        return end == generated.length() ? null : generated.substring(0, end);
+    }
+
     /** The first of {@code names} that is {@code className}'s package (or an enclosing one) or class; null when none. */
     static @Nullable String firstMatch(List<String> names, String className) {
         for (String name : names) {

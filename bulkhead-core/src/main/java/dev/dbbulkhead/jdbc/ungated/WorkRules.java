@@ -155,8 +155,8 @@ public final class WorkRules {
      */
     Classified classify(Stream<StackWalker.StackFrame> frames) {
         List<String> callers = new ArrayList<>();
-        StackWalker.StackFrame scheduled = null;
-        StackWalker.StackFrame nearestToRunner = null;
+        String scheduled = null;
+        String nearestToRunner = null;
         for (Iterator<StackWalker.StackFrame> it = frames.limit(CallerRules.MAX_FRAMES).iterator(); it.hasNext(); ) {
             StackWalker.StackFrame frame = it.next();
             String className = frame.getClassName();
@@ -164,17 +164,19 @@ public final class WorkRules {
                 scheduled = nearestToRunner;
                 break;
             }
-            if (CallerRules.isGenerated(className) || CallerRules.firstMatch(CallerRules.RUNTIME, className) != null) {
+            // A proxy's frame stands for its user class: a @Transactional method's transaction takes its connection
+            // before the method's own code runs, so the proxy's frame is the only one of its class on the stack.
+            String userClass = CallerRules.isGenerated(className) ? CallerRules.userClassOf(className) : className;
+            if (userClass == null || CallerRules.firstMatch(CallerRules.RUNTIME, userClass) != null) {
                 continue;
             }
-            callers.add(className);
-            if (CallerRules.firstMatch(BETWEEN, className) == null) {
-                nearestToRunner = frame;
+            callers.add(userClass);
+            if (CallerRules.firstMatch(BETWEEN, userClass) == null) {
+                nearestToRunner = userClass + "." + frame.getMethodName();
             }
         }
-        String scheduledClass = scheduled == null ? null : scheduled.getClassName();
-        return new Classified(firstMatching(callers, scheduledClass, Thread.currentThread().getName()),
-                scheduled == null ? null : scheduledClass + "." + scheduled.getMethodName());
+        String scheduledClass = scheduled == null ? null : scheduled.substring(0, scheduled.lastIndexOf('.'));
+        return new Classified(firstMatching(callers, scheduledClass, Thread.currentThread().getName()), scheduled);
     }
 
     /**

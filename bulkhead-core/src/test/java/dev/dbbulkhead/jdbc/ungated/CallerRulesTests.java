@@ -62,6 +62,15 @@ class CallerRulesTests {
     }
 
     @Test
+    void aGeneratedClassStandsForTheClassItSubclassesAndAJdkProxyForNone() {
+        assertThat(CallerRules.userClassOf("com.example.Ledger$$SpringCGLIB$$0")).isEqualTo("com.example.Ledger");
+        assertThat(CallerRules.userClassOf("com.example.Owner$HibernateProxy$Xb2")).isEqualTo("com.example.Owner");
+        assertThat(CallerRules.userClassOf("com.example.Owner$ByteBuddy$Q1$$x")).isEqualTo("com.example.Owner");
+        assertThat(CallerRules.userClassOf("jdk.proxy2.$Proxy41")).isNull();
+        assertThat(CallerRules.userClassOf("com.example.Ledger")).isNull();
+    }
+
+    @Test
     void withoutAnApplicationFrameTheNearestFrameBelowThePoolIsTheSiteAndAGuess() {
         CallerRules.Verdict verdict = judge(WatchedDataSource.class.getName(),
                 "org.springframework.jdbc.datasource.DataSourceUtils", "java.lang.Thread");
