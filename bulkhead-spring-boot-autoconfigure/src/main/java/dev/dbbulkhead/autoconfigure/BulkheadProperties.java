@@ -473,6 +473,39 @@ public class BulkheadProperties {
         /** Work on the threads of this TaskExecutor or TaskScheduler bean (@Async methods, tasks): its bean name. */
         private @Nullable String executor;
 
+        /** Message listener methods (@KafkaListener, @RabbitListener, @JmsListener, a MessageListener): * for every one, or the package or class that declares them. */
+        private @Nullable String listener;
+
+        /** Quartz jobs: * for every one, or the package or class of the job. */
+        private @Nullable String quartz;
+
+        /** Spring Batch steps' chunks and tasklets: * for every step, a job's name for its steps, or job.step for one step. */
+        private @Nullable String batch;
+
+        public @Nullable String getListener() {
+            return listener;
+        }
+
+        public void setListener(@Nullable String listener) {
+            this.listener = listener;
+        }
+
+        public @Nullable String getQuartz() {
+            return quartz;
+        }
+
+        public void setQuartz(@Nullable String quartz) {
+            this.quartz = quartz;
+        }
+
+        public @Nullable String getBatch() {
+            return batch;
+        }
+
+        public void setBatch(@Nullable String batch) {
+            this.batch = batch;
+        }
+
         public @Nullable String getExecutor() {
             return executor;
         }

@@ -2,7 +2,11 @@ package dev.dbbulkhead.autoconfigure;
 
 import dev.dbbulkhead.jdbc.ungated.WorkRules;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
@@ -13,12 +17,27 @@ import org.springframework.scheduling.support.ScheduledMethodRunnable;
  *
  * @param defaultWorkload the workload of work no rule names; {@code null} when admission where connections are taken
  *                        is off
- * @param stackRules      the rules read on a borrow's stack (caller, scheduled), in their order
+ * @param stackRules      the rules read where a connection is taken (scheduled, listener, quartz, batch, caller,
+ *                        executor), in their order
  * @param httpRules       the HTTP rules, in their order, each with its index among all rules
  */
 public record WorkClassification(@Nullable String defaultWorkload, WorkRules stackRules, List<HttpRule> httpRules) {
 
     static final String PREFIX = BulkheadProperties.PREFIX + ".work.";
+
+    /**
+     * The frames that call the method of a run, by kind: the method is the application's frame nearest them. Class
+     * names, so that none of these frameworks need be on the class path.
+     */
+    private static final Map<WorkRules.Kind, List<String>> RUNNERS = Map.of(
+            WorkRules.Kind.SCHEDULED, List.of(ScheduledMethodRunnable.class.getName()),
+            // Annotated listeners (Kafka's, Rabbit's, JMS's) are invoked through Spring Messaging's handler method;
+            // a MessageListener bean's onMessage by its container.
+            WorkRules.Kind.LISTENER, List.of("org.springframework.messaging.handler.invocation.InvocableHandlerMethod",
+                    "org.springframework.jms.listener.AbstractMessageListenerContainer",
+                    "org.springframework.amqp.rabbit.listener.AbstractMessageListenerContainer",
+                    "org.springframework.kafka.listener.KafkaMessageListenerContainer$ListenerConsumer"),
+            WorkRules.Kind.QUARTZ, List.of("org.quartz.core.JobRunShell"));
 
     /**
      * An HTTP rule as written.
@@ -60,32 +79,31 @@ public record WorkClassification(@Nullable String defaultWorkload, WorkRules sta
             String property = PREFIX + "rules[" + i + "]";
             BulkheadProperties.WorkRule rule = rules.get(i);
             String workload = requireWorkload(property + ".workload", rule.getWorkload(), workloads);
-            int sources = (rule.getHttp() != null ? 1 : 0) + (rule.getScheduled() != null ? 1 : 0)
-                    + (rule.getCaller() != null ? 1 : 0) + (rule.getExecutor() != null ? 1 : 0);
-            if (sources != 1) {
-                throw BulkheadConfigurationException.invalidProperty(property, sources + " sources",
-                        "exactly one of http, scheduled, caller and executor beside workload");
+            Map<String, @Nullable String> sources = new LinkedHashMap<>();
+            sources.put("http", rule.getHttp());
+            sources.put("scheduled", rule.getScheduled());
+            sources.put("listener", rule.getListener());
+            sources.put("quartz", rule.getQuartz());
+            sources.put("batch", rule.getBatch());
+            sources.put("caller", rule.getCaller());
+            sources.put("executor", rule.getExecutor());
+            List<String> given = sources.keySet().stream().filter(source -> sources.get(source) != null).toList();
+            if (given.size() != 1) {
+                throw BulkheadConfigurationException.invalidProperty(property, given.size() + " sources",
+                        "exactly one of " + String.join(", ", sources.keySet()) + " beside workload");
             }
-            String http = rule.getHttp();
-            String scheduled = rule.getScheduled();
-            String caller = rule.getCaller();
-            String executor = rule.getExecutor();
-            if (http != null) {
-                httpRules.add(new HttpRule(property + ".http", http, workload));
-            } else if (scheduled != null) {
-                stackRules.add(ResolvedSettings.requireValid(property + ".scheduled", scheduled,
-                        name -> new WorkRules.Rule(WorkRules.Kind.SCHEDULED, name, workload)));
-            } else if (caller != null) {
-                stackRules.add(ResolvedSettings.requireValid(property + ".caller", caller,
-                        name -> new WorkRules.Rule(WorkRules.Kind.CALLER, name, workload)));
-            } else if (executor != null) {
-                stackRules.add(ResolvedSettings.requireValid(property + ".executor", executor,
-                        name -> new WorkRules.Rule(WorkRules.Kind.EXECUTOR, name, workload)));
+            String source = given.get(0);
+            String value = Objects.requireNonNull(sources.get(source));
+            if (source.equals("http")) {
+                httpRules.add(new HttpRule(property + ".http", value, workload));
+            } else {
+                WorkRules.Kind kind = WorkRules.Kind.valueOf(source.toUpperCase(Locale.ROOT));
+                stackRules.add(ResolvedSettings.requireValid(property + "." + source, value,
+                        name -> new WorkRules.Rule(kind, name, workload)));
             }
         }
-        // The frame that calls an @Scheduled method, reflectively: the method is the application's frame nearest it.
-        List<String> runners = List.of(ScheduledMethodRunnable.class.getName());
-        return new WorkClassification(defaultWorkload, new WorkRules(stackRules, runners), List.copyOf(httpRules));
+        return new WorkClassification(defaultWorkload, new WorkRules(stackRules, RUNNERS,
+                BatchSteps.ofClassPath(WorkClassification.class.getClassLoader())), List.copyOf(httpRules));
     }
 
     private static String requireWorkload(String property, @Nullable String name, Set<String> workloads) {

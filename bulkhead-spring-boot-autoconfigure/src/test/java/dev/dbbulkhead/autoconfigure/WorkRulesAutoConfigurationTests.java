@@ -16,6 +16,7 @@ import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.jdbc.ungated.UngatedWork;
 import java.sql.Connection;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ExecutorService;
@@ -33,6 +34,8 @@ import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
+import dev.dbbulkhead.autoconfigure.ledger.OrderListener;
+import dev.dbbulkhead.autoconfigure.ledger.ReportJob;
 import dev.dbbulkhead.autoconfigure.ledger.TransactionalJobs;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -213,11 +216,11 @@ class WorkRulesAutoConfigurationTests {
                     }
                     assertThat(archive.runs).as("the run after the place freed").isOne();
                     var admission = context.getBean(BulkheadsEndpoint.class).bulkheads().ungated().admission();
-                    assertThat(admission.skippedRuns())
-                            .containsExactly(Map.entry(Archive.class.getName() + ".archive", 3L));
+                    assertThat(admission.refusedRuns())
+                            .containsExactly(Map.entry("scheduled job " + Archive.class.getName() + ".archive", 3L));
                 });
         assertThat(output.getAll().split(java.util.regex.Pattern.quote("A run of scheduled job "
-                + Archive.class.getName() + ".archive was skipped"), -1)).as("logged once").hasSize(2);
+                + Archive.class.getName() + ".archive was refused"), -1)).as("logged once").hasSize(2);
     }
 
     @Test
@@ -248,6 +251,126 @@ class WorkRulesAutoConfigurationTests {
                 .run(context -> assertThat(context.getBean(TransactionalJobs.class).inTransaction(
                         () -> active(context, "jobs") * 10 + active(context, "other")))
                         .as("jobs' place, not the default's").isEqualTo(10));
+    }
+
+    /** What a borrow on this thread holds: jobs' places × 10 + the default's. */
+    private static int borrowAndSee(AssertableApplicationContext context) {
+        try (Connection connection = context.getBean(DataSource.class).getConnection()) {
+            return active(context, "jobs") * 10 + active(context, "other");
+        } catch (java.sql.SQLException failed) {
+            throw new IllegalStateException(failed);
+        }
+    }
+
+    @Test
+    void aListenerRuleNamesTheWorkloadOfTheMessageListenerMethodsOfItsClass() {
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=web",
+                        "db.bulkhead.work.rules[0].scheduled=*",
+                        "db.bulkhead.work.rules[1].workload=jobs",
+                        "db.bulkhead.work.rules[1].listener=" + OrderListener.class.getName())
+                .run(context -> {
+                    OrderListener listener = new OrderListener(() -> borrowAndSee(context));
+                    // What Kafka's, Rabbit's and JMS's containers call an annotated listener method through.
+                    new org.springframework.messaging.handler.invocation.InvocableHandlerMethod(listener,
+                            OrderListener.class.getMethod("onOrder", String.class))
+                            .invoke(org.springframework.messaging.support.MessageBuilder.withPayload("order 7").build(),
+                                    "order 7");
+                    assertThat(listener.seen).as("jobs' place, not the default's").isEqualTo(10);
+                    assertThat(context.getBean(WatchedPools.class).admissions().get("dataSource").classified())
+                            .containsEntry("listener " + OrderListener.class.getName() + " -> jobs", 1L);
+                    listener.seen = -1;
+                    listener.onOrder("called directly");
+                    assertThat(listener.seen).as("no listener container ran it: the default's").isOne();
+                });
+    }
+
+    @Test
+    void aQuartzRuleNamesTheWorkloadOfTheJobsAQuartzWorkerRuns() throws Exception {
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs", "db.bulkhead.work.rules[0].quartz=*")
+                .run(context -> {
+                    java.util.Properties quartz = new java.util.Properties();
+                    quartz.setProperty("org.quartz.scheduler.instanceName", "work-rules-" + System.nanoTime());
+                    quartz.setProperty("org.quartz.threadPool.threadCount", "1");
+                    quartz.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+                    org.quartz.Scheduler scheduler = new org.quartz.impl.StdSchedulerFactory(quartz).getScheduler();
+                    java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
+                    try {
+                        scheduler.start();
+                        org.quartz.JobDataMap data = new org.quartz.JobDataMap();
+                        data.put("dataSource", context.getBean(DataSource.class));
+                        data.put("whileHeld", (java.util.function.IntSupplier) () -> active(context, "jobs") * 10
+                                + active(context, "other"));
+                        data.put("seen", seen);
+                        scheduler.scheduleJob(org.quartz.JobBuilder.newJob(ReportJob.class).usingJobData(data).build(),
+                                org.quartz.TriggerBuilder.newTrigger().startNow().build());
+                        assertThat(seen.get(30, TimeUnit.SECONDS)).as("jobs' place, not the default's").isEqualTo(10);
+                    } finally {
+                        scheduler.shutdown(true);
+                    }
+                    assertThat(context.getBean(WatchedPools.class).admissions().get("dataSource").classified())
+                            .containsEntry("quartz * -> jobs", 1L);
+                });
+    }
+
+    @Test
+    void aBatchRuleNamesTheWorkloadOfTheStepsOfItsJobAndARefusedChunkIsCountedForItsStep() {
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].batch=importJob")
+                .withConfiguration(AutoConfigurations.of(BulkheadEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads")
+                .run(context -> {
+                    var repository = new org.springframework.batch.core.repository.support.ResourcelessJobRepository();
+                    var operator = new org.springframework.batch.core.launch.support.TaskExecutorJobOperator();
+                    operator.setJobRepository(repository);
+                    operator.setJobRegistry(new org.springframework.batch.core.configuration.support.MapJobRegistry());
+                    operator.afterPropertiesSet();
+                    var transactions = new org.springframework.jdbc.support.JdbcTransactionManager(
+                            context.getBean(DataSource.class));
+                    int[] seen = {-1};
+                    var load = new org.springframework.batch.core.step.builder.StepBuilder("load", repository)
+                            .tasklet((contribution, chunk) -> {
+                                seen[0] = active(context, "jobs") * 10 + active(context, "other");
+                                return org.springframework.batch.infrastructure.repeat.RepeatStatus.FINISHED;
+                            }, transactions).build();
+                    var job = new org.springframework.batch.core.job.builder.JobBuilder("importJob", repository)
+                            .start(load).build();
+                    var run = operator.start(job, new org.springframework.batch.core.job.parameters.JobParameters());
+                    assertThat(run.getStatus()).isEqualTo(org.springframework.batch.core.BatchStatus.COMPLETED);
+                    assertThat(seen[0]).as("the chunk's transaction holds jobs' place, not the default's")
+                            .isEqualTo(10);
+
+                    // The job runs on a thread started before the place is held: one started by the holder would
+                    // be part of its operation.
+                    ExecutorService launcher = Executors.newSingleThreadExecutor();
+                    try {
+                        launcher.submit(() -> { }).get();
+                        Permit held = context.getBean(BulkheadRegistry.class).template("jobs").gate().acquire();
+                        try {
+                            var refused = launcher.submit(() -> operator.start(job,
+                                    new org.springframework.batch.core.job.parameters.JobParametersBuilder()
+                                            .addLong("run", 2L).toJobParameters())).get();
+                            assertThat(refused.getStatus()).as("jobs full: the step fails at its chunk")
+                                    .isEqualTo(org.springframework.batch.core.BatchStatus.FAILED);
+                        } finally {
+                            held.close();
+                        }
+                    } finally {
+                        launcher.shutdown();
+                    }
+                    assertThat(context.getBean(BulkheadsEndpoint.class).bulkheads().ungated().admission()
+                            .refusedRuns()).containsExactly(Map.entry("Batch step importJob.load", 1L));
+                });
+    }
+
+    @Test
+    void aBatchOrListenerRuleWithoutANameStopsStartUpNamingTheProperty() {
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs", "db.bulkhead.work.rules[0].batch= ")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("db.bulkhead.work.rules[0].batch", "no Batch job or step"));
+        admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=jobs",
+                        "db.bulkhead.work.rules[0].listener=com.example.*")
+                .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
+                        .contains("db.bulkhead.work.rules[0].listener", "'com.example.*'"));
     }
 
     @Test
@@ -531,10 +654,10 @@ class WorkRulesAutoConfigurationTests {
         admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=web",
                         "db.bulkhead.work.rules[0].caller=com.example", "db.bulkhead.work.rules[0].scheduled=*")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, caller and executor"));
+                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, listener, quartz, batch, caller, executor"));
         admitting.withPropertyValues("db.bulkhead.work.rules[0].workload=web")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, caller and executor"));
+                        .contains("db.bulkhead.work.rules[0]", "exactly one of http, scheduled, listener, quartz, batch, caller, executor"));
     }
 
     @Test

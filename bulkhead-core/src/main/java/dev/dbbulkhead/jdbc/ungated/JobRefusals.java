@@ -9,14 +9,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The scheduled runs whose connection a gate refused, by job: a run refused at its first connection has not started,
- * and is skipped — never silently. Each job's first refusal is told to the {@link Listener} (which logs it once, with
+ * The runs of jobs — scheduled methods, message listeners, Quartz jobs, Batch steps — whose connection a gate refused,
+ * by job: a scheduled run refused at its first connection has not started, and is skipped — never silently. Each job's first refusal is told to the {@link Listener} (which logs it once, with
  * the job's name); every one is counted. Memory is bounded: at most {@link #MAX_JOBS} jobs are kept by name, the
  * refusals of any further ones are counted together.
  */
 public final class JobRefusals {
 
-    /** The jobs kept by name; an application has far fewer scheduled methods. */
+    /** The jobs kept by name; an application has far fewer scheduled methods, listeners and steps. */
     public static final int MAX_JOBS = 1_000;
 
     /** Told of each job's first refused run. */
@@ -29,7 +29,7 @@ public final class JobRefusals {
         /**
          * A run of {@code job} was refused for the first time; called on the refused thread.
          *
-         * @param job     the scheduled method, {@code class.method}
+         * @param job     the job as reports name it: {@code scheduled job com.example.Archive.run}
          * @param refusal why
          */
         void firstRefusal(String job, BulkheadRejectedException refusal);

@@ -6,38 +6,80 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The rules that name the workload of a connection taken outside every admitted operation from where on the stack it
- * is taken: by a class or package of the caller ({@link Kind#CALLER}), or by a scheduled method's
- * ({@link Kind#SCHEDULED}). The first rule in their order that matches decides; a borrow no rule matches is the default
- * workload's. Rules a unit of work was classified by where it began (an HTTP request's) are not here: they are bound to
- * its thread ({@link dev.dbbulkhead.gate.WorkloadBinding}) and come first.
+ * is taken: by a class or package of the caller ({@link Kind#CALLER}); by the method a framework's runner called — a
+ * scheduled method ({@link Kind#SCHEDULED}), a message listener ({@link Kind#LISTENER}), a Quartz job
+ * ({@link Kind#QUARTZ}); by the Batch step the thread runs a chunk of ({@link Kind#BATCH}); or by the executor whose
+ * thread it is ({@link Kind#EXECUTOR}). The first rule in their order that matches decides; a borrow no rule matches
+ * is the default workload's. Rules a unit of work was classified by where it began (an HTTP request's) are not here:
+ * they are bound to its thread ({@link dev.dbbulkhead.gate.WorkloadBinding}) and come first.
  */
 public final class WorkRules {
 
     /** What a rule reads on the stack. */
     public enum Kind {
         /** A frame of the named class or package anywhere on the stack. */
-        CALLER,
+        CALLER("caller"),
         /** The method a scheduler runs, of the named class or package, or any with {@link #ANY}. */
-        SCHEDULED,
+        SCHEDULED("scheduled job"),
         /**
          * Work on a thread of the named executor (a bean name): matched by the prefix its threads' names start with,
          * known once the executor is ({@link #executorsKnown}); until then the rule matches nothing.
          */
-        EXECUTOR
+        EXECUTOR("executor"),
+        /**
+         * The method a message listener container runs for a message (an {@code @KafkaListener},
+         * {@code @RabbitListener} or {@code @JmsListener} method, a {@code MessageListener}'s), of the named class or
+         * package, or any with {@link #ANY}.
+         */
+        LISTENER("message listener"),
+        /** The Quartz job a scheduler's worker runs, of the named class or package, or any with {@link #ANY}. */
+        QUARTZ("Quartz job"),
+        /**
+         * A chunk or tasklet of a Spring Batch step ({@link Steps}): of the named job, of the named step
+         * ({@code job.step}), or of any with {@link #ANY}.
+         */
+        BATCH("Batch step");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        /** How a report names a unit of this kind: "scheduled job", "Batch step". */
+        public String label() {
+            return label;
+        }
+
+        /** Whether the rule names a method a framework's runner calls, found on the stack below the runner. */
+        boolean isRun() {
+            return this == SCHEDULED || this == LISTENER || this == QUARTZ;
+        }
+    }
+
+    /** The Batch step a thread runs a chunk or tasklet of, as the Batch framework keeps it on the thread. */
+    @FunctionalInterface
+    public interface Steps {
+
+        /** No Batch framework: no thread runs a step. */
+        Steps NONE = () -> null;
+
+        /** The step the current thread runs a chunk or tasklet of, as {@code job.step}; {@code null} when none. */
+        @Nullable String current();
     }
 
     /** The name of a {@link Kind#SCHEDULED} rule that matches every scheduled method. */
     public static final String ANY = "*";
 
-    /** Frameworks' frames between a scheduler's runner and the method it runs: never the scheduled method. */
+    /** Frameworks' frames between a runner and the method it runs: never the method run. */
     private static final List<String> BETWEEN = List.of("org.springframework.aop", "org.springframework.cglib",
-            "org.springframework.scheduling", "io.micrometer");
+            "org.springframework.scheduling", "io.micrometer", "org.springframework.messaging",
+            "org.springframework.kafka", "org.springframework.amqp", "org.springframework.jms", "org.quartz");
 
     /**
      * One rule.
@@ -48,16 +90,17 @@ public final class WorkRules {
      */
     public record Rule(Kind kind, String name, String workload) {
 
-        /** @throws IllegalArgumentException naming the value when {@code name} is no package or class name */
+        /** @throws IllegalArgumentException naming the value when {@code name} is no name this kind reads */
         public Rule {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(workload, "workload");
-            if (kind == Kind.EXECUTOR) {
+            if (kind == Kind.EXECUTOR || kind == Kind.BATCH) {
                 if (name == null || name.isBlank()) {
-                    throw new IllegalArgumentException("'" + name + "' is no executor's name: name a TaskExecutor or"
-                            + " TaskScheduler bean");
+                    throw new IllegalArgumentException("'" + name + "' is no " + (kind == Kind.EXECUTOR
+                            ? "executor's name: name a TaskExecutor or TaskScheduler bean"
+                            : "Batch job or step: name a job, a step as job.step, or " + ANY + " for every one"));
                 }
-            } else if (!(kind == Kind.SCHEDULED && ANY.equals(name))) {
+            } else if (!(kind.isRun() && ANY.equals(name))) {
                 CallerRules.requirePackageOrClassName(name);
             }
         }
@@ -69,7 +112,9 @@ public final class WorkRules {
     }
 
     private final List<Rule> rules;
-    private final Set<String> schedulerRunners;
+    /** What each runner's frame runs, by the runner's class. */
+    private final Map<String, Kind> runners;
+    private final Steps steps;
     /** The prefix of each executor's thread names, by executor name; empty until they are known. */
     private volatile Map<String, String> threadPrefixes = Map.of();
 
@@ -78,13 +123,36 @@ public final class WorkRules {
      * @param schedulerRunners the classes whose frame runs a scheduled method (Spring's {@code ScheduledMethodRunnable})
      */
     public WorkRules(Collection<Rule> rules, Collection<String> schedulerRunners) {
+        this(rules, Map.of(Kind.SCHEDULED, schedulerRunners), Steps.NONE);
+    }
+
+    /**
+     * @param rules   in the order they are tried
+     * @param runners by kind of run ({@link Kind#SCHEDULED}, {@link Kind#LISTENER}, {@link Kind#QUARTZ}), the classes
+     *                whose frame calls the method run: the method is the frame nearest the runner's
+     * @param steps   the Batch step a thread runs, or {@link Steps#NONE}
+     * @throws IllegalArgumentException for a runner of another kind, or a class given as runner of two kinds
+     */
+    public WorkRules(Collection<Rule> rules, Map<Kind, ? extends Collection<String>> runners, Steps steps) {
         this.rules = List.copyOf(rules);
-        this.schedulerRunners = Set.copyOf(schedulerRunners);
+        Map<String, Kind> byClass = new java.util.HashMap<>();
+        runners.forEach((kind, classes) -> {
+            if (!kind.isRun()) {
+                throw new IllegalArgumentException("a " + kind.label() + " has no runner");
+            }
+            for (String runner : classes) {
+                if (byClass.putIfAbsent(runner, kind) != null) {
+                    throw new IllegalArgumentException(runner + " is given as the runner of two kinds");
+                }
+            }
+        });
+        this.runners = Map.copyOf(byClass);
+        this.steps = Objects.requireNonNull(steps, "steps");
     }
 
     /** No rule: every borrow outside an admitted operation is the default workload's. */
     public static WorkRules none() {
-        return new WorkRules(List.of(), List.of());
+        return new WorkRules(List.of(), Map.of(), Steps.NONE);
     }
 
     /**
@@ -131,37 +199,55 @@ public final class WorkRules {
     }
 
     /**
-     * Whether a borrow's stack need not be read: no rule reads it, and no scheduler's runner is known whose jobs would
-     * be named in a report of their refusals.
+     * Whether a borrow's stack need not be read: no rule reads it, and no runner is known whose runs would be named in
+     * a report of their refusals.
      */
     public boolean isEmpty() {
-        return rules.isEmpty() && schedulerRunners.isEmpty();
+        return rules.isEmpty() && runners.isEmpty() && steps == Steps.NONE;
     }
 
     /**
      * What a borrow's stack showed.
      *
      * @param rule the index of the first rule that matched, or -1 when none did
-     * @param job  the scheduled method the borrow runs in ({@code class.method}), or {@code null} when the borrow is
-     *             not a scheduler's: the name its refusals are reported under
+     * @param job  the run the borrow is part of, as its reports name it ({@code scheduled job com.example.Archive.run},
+     *             {@code Batch step importJob.load}), or {@code null} when it is no run of a scheduler, a listener
+     *             container or Batch: its refusals are counted and reported under that name
      */
     record Classified(int rule, @Nullable String job) {
     }
 
     /**
+     * A method a runner called.
+     *
+     * @param kind      what ran it
+     * @param className its class; a proxy's stands for the class it subclasses
+     * @param method    its name
+     */
+    record Run(Kind kind, String className, String method) {
+
+        String job() {
+            return kind.label() + " " + className + "." + method;
+        }
+    }
+
+    /**
      * Reads a borrow's stack, nearest frame first, at most {@link CallerRules#MAX_FRAMES} of it.
      *
-     * @return the first rule that matches and the scheduled method the borrow runs in
+     * @return the first rule that matches and the run the borrow is part of
      */
     Classified classify(Stream<StackWalker.StackFrame> frames) {
         List<String> callers = new ArrayList<>();
-        String scheduled = null;
-        String nearestToRunner = null;
+        Run run = null;
+        StackWalker.StackFrame nearestToRunner = null;
+        String nearestClass = null;
         for (Iterator<StackWalker.StackFrame> it = frames.limit(CallerRules.MAX_FRAMES).iterator(); it.hasNext(); ) {
             StackWalker.StackFrame frame = it.next();
             String className = frame.getClassName();
-            if (schedulerRunners.contains(className)) {
-                scheduled = nearestToRunner;
+            Kind runner = runners.get(className);
+            if (runner != null) {
+                run = nearestToRunner == null ? null
+                        : new Run(runner, Objects.requireNonNull(nearestClass), nearestToRunner.getMethodName());
                 break;
             }
             // A proxy's frame stands for its user class: a @Transactional method's transaction takes its connection
@@ -172,26 +258,30 @@ public final class WorkRules {
             }
             callers.add(userClass);
             if (CallerRules.firstMatch(BETWEEN, userClass) == null) {
-                nearestToRunner = userClass + "." + frame.getMethodName();
+                nearestToRunner = frame;
+                nearestClass = userClass;
             }
         }
-        String scheduledClass = scheduled == null ? null : scheduled.substring(0, scheduled.lastIndexOf('.'));
-        return new Classified(firstMatching(callers, scheduledClass, Thread.currentThread().getName()), scheduled);
+        String step = steps.current();
+        String job = step != null ? Kind.BATCH.label() + " " + step : run == null ? null : run.job();
+        return new Classified(firstMatching(callers, run, step, Thread.currentThread().getName()), job);
     }
 
     /**
-     * The index of the first rule that the stack's classes, its scheduled method and the thread's name match; -1 when
-     * none does.
+     * The index of the first rule that the stack's classes, the run it shows, the thread's Batch step and the thread's
+     * name match; -1 when none does.
      */
-    int firstMatching(List<String> callers, @Nullable String scheduled, String threadName) {
+    int firstMatching(List<String> callers, @Nullable Run run, @Nullable String step, String threadName) {
         Map<String, String> prefixes = threadPrefixes;
         for (int i = 0; i < rules.size(); i++) {
             Rule rule = rules.get(i);
             List<String> name = List.of(rule.name());
             boolean matches = switch (rule.kind()) {
                 case CALLER -> callers.stream().anyMatch(caller -> CallerRules.firstMatch(name, caller) != null);
-                case SCHEDULED -> scheduled != null
-                        && (ANY.equals(rule.name()) || CallerRules.firstMatch(name, scheduled) != null);
+                case SCHEDULED, LISTENER, QUARTZ -> run != null && run.kind() == rule.kind()
+                        && (ANY.equals(rule.name()) || CallerRules.firstMatch(name, run.className()) != null);
+                case BATCH -> step != null && (ANY.equals(rule.name()) || step.equals(rule.name())
+                        || step.startsWith(rule.name() + "."));
                 case EXECUTOR -> {
                     String prefix = prefixes.get(rule.name());
                     yield prefix != null && threadName.startsWith(prefix);

@@ -68,7 +68,38 @@ class WorkRulesTests {
             jobs.add(classified.job());
             return classified.rule();
         }), "archive");
-        assertThat(jobs).containsExactly(NightlyJob.class.getName() + ".archive");
+        assertThat(jobs).containsExactly("scheduled job " + NightlyJob.class.getName() + ".archive");
+    }
+
+    @Test
+    void aRunnersKindDecidesWhichRulesItsRunsMatchAndHowTheyAreNamed() throws Exception {
+        WorkRules.Rule listeners = new WorkRules.Rule(WorkRules.Kind.LISTENER, WorkRules.ANY, "events");
+        WorkRules rules = new WorkRules(List.of(JOBS, listeners),
+                java.util.Map.of(WorkRules.Kind.LISTENER, List.of(Runner.class.getName())), WorkRules.Steps.NONE);
+        List<WorkRules.Classified> seen = new java.util.ArrayList<>();
+        Runner.run(new NightlyJob(() -> {
+            seen.add(STACK.walk(rules::classify));
+            return 0;
+        }), "archive");
+        assertThat(seen).containsExactly(new WorkRules.Classified(1,
+                "message listener " + NightlyJob.class.getName() + ".archive"));
+        assertThatThrownBy(() -> new WorkRules(List.of(), java.util.Map.of(WorkRules.Kind.BATCH, List.of("x")),
+                WorkRules.Steps.NONE)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aBatchRuleMatchesTheStepsOfItsJobOrOneStepButNoJobWhoseNameMerelyStartsLikeIt() {
+        for (String name : List.of("importJob", "importJob.load", WorkRules.ANY)) {
+            WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.BATCH, name, "jobs"));
+            assertThat(rules.firstMatching(List.of(), null, "importJob.load", "main")).as(name).isZero();
+            assertThat(rules.firstMatching(List.of(), null, null, "main")).as("no step").isEqualTo(-1);
+        }
+        for (String name : List.of("import", "importJob.loa", "importJob.load.more")) {
+            assertThat(rules(new WorkRules.Rule(WorkRules.Kind.BATCH, name, "jobs"))
+                    .firstMatching(List.of(), null, "importJob.load", "main")).as(name).isEqualTo(-1);
+        }
+        assertThatThrownBy(() -> new WorkRules.Rule(WorkRules.Kind.BATCH, " ", "jobs"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no Batch job or step");
     }
 
     @Test
@@ -83,26 +114,26 @@ class WorkRulesTests {
         assertThat(Runner.run(new NightlyJob(() -> STACK.walk(callerFirst::classify).rule()), "archive")).isZero();
         WorkRules scheduledFirst = rules(JOBS, REPORTS);
         assertThat(Runner.run(new NightlyJob(() -> STACK.walk(scheduledFirst::classify).rule()), "archive")).isZero();
-        assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null, "main"))
+        assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null, null, "main"))
                 .as("not scheduled: the caller rule").isOne();
     }
 
     @Test
     void aCallerRuleMatchesItsPackageAndItsNestedClassesButNoLongerName() {
         WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.CALLER, "com.example.reports", "reports"));
-        assertThat(rules.firstMatching(List.of("com.example.reports.Monthly$Inner"), null, "main")).isZero();
-        assertThat(rules.firstMatching(List.of("com.example.reports.monthly.Sums"), null, "main")).isZero();
-        assertThat(rules.firstMatching(List.of("com.example.reportsarchive.Old"), null, "main")).isEqualTo(-1);
+        assertThat(rules.firstMatching(List.of("com.example.reports.Monthly$Inner"), null, null, "main")).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reports.monthly.Sums"), null, null, "main")).isZero();
+        assertThat(rules.firstMatching(List.of("com.example.reportsarchive.Old"), null, null, "main")).isEqualTo(-1);
     }
 
     @Test
     void anExecutorRuleMatchesTheThreadsOfItsExecutorOnceTheirPrefixIsKnown() {
         WorkRules rules = rules(new WorkRules.Rule(WorkRules.Kind.EXECUTOR, "mailExecutor", "mail"));
         assertThat(rules.executors()).containsExactly("mailExecutor");
-        assertThat(rules.firstMatching(List.of(), null, "mail-3")).as("not known yet").isEqualTo(-1);
+        assertThat(rules.firstMatching(List.of(), null, null, "mail-3")).as("not known yet").isEqualTo(-1);
         rules.executorsKnown(java.util.Map.of("mailExecutor", "mail-"));
-        assertThat(rules.firstMatching(List.of(), null, "mail-3")).isZero();
-        assertThat(rules.firstMatching(List.of(), null, "task-3")).isEqualTo(-1);
+        assertThat(rules.firstMatching(List.of(), null, null, "mail-3")).isZero();
+        assertThat(rules.firstMatching(List.of(), null, null, "task-3")).isEqualTo(-1);
         assertThatThrownBy(() -> rules.executorsKnown(java.util.Map.of("mailExecutor", "")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'mailExecutor'");
     }

@@ -367,7 +367,7 @@ public class BulkheadsEndpoint {
         }
         Map<String, Map<String, Long>> classified = new LinkedHashMap<>();
         admissions.forEach((pool, admission) -> classified.put(pool, admission.classified()));
-        // One default and one record of skipped runs for every pool: the configuration's.
+        // One default and one record of refused runs for every pool: the configuration's.
         PoolAdmission any = admissions.values().iterator().next();
         return new UngatedDescriptor(pools.mode(), described, new AdmissionDescriptor(any.defaultWorkload(), classified,
                 any.jobRefusals().byJob()));
@@ -552,14 +552,16 @@ public class BulkheadsEndpoint {
      *
      * @param defaultWorkload the workload of work no rule names
      * @param pools           per pool watched, the borrows admitted by each way of classifying since start-up:
-     *                        {@code bound <workload>} (an HTTP rule, where the request began), each {@code scheduled} or
-     *                        {@code caller} rule, {@code default <workload>} (what only the default caught), and
-     *                        {@code nested} (second connections of a unit that held its place)
-     * @param skippedRuns     the runs of each scheduled job ({@code class.method}) skipped since start-up because a
-     *                        gate refused their connection
+     *                        {@code bound <workload>} (an HTTP rule, where the request began), each rule read where
+     *                        the connection was taken ({@code scheduled}, {@code listener}, {@code quartz},
+     *                        {@code batch}, {@code caller}, {@code executor}), {@code default <workload>} (what only
+     *                        the default caught), and {@code nested} (second connections of a unit that held its place)
+     * @param refusedRuns     the runs of each job ({@code scheduled job com.example.Archive.run},
+     *                        {@code Batch step importJob.load}, ...) refused since start-up because a gate refused their
+     *                        connection
      */
     public record AdmissionDescriptor(String defaultWorkload, Map<String, Map<String, Long>> pools,
-                                      Map<String, Long> skippedRuns) {
+                                      Map<String, Long> refusedRuns) {
     }
 
     /**
