@@ -180,6 +180,9 @@ final class ScheduledCounts extends HandOffCounts {
             return WaitEnd.TIMED_OUT;
         } finally {
             lock.unlock();
+            // Called by the waiter only: a slot handed to it meanwhile is seen now, and a release yielding for it
+            // stops — a shutdown's withdrawal never waits in await, whose own end says so otherwise.
+            resumed();
         }
     }
 
