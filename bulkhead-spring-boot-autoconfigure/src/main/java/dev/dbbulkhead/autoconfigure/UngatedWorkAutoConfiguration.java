@@ -6,6 +6,7 @@ import dev.dbbulkhead.jdbc.ungated.CallerRules;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.support.SkippedRunLog;
+import dev.dbbulkhead.jdbc.ungated.support.StartUpGates;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedConnectionLog;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedStartUpReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPoolPostProcessor;
@@ -13,12 +14,12 @@ import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
@@ -26,7 +27,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * Watches the pools the gates admit to for connections borrowed outside every gate
@@ -59,8 +59,7 @@ public final class UngatedWorkAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties, BeanFactory beanFactory,
-            ObjectProvider<BulkheadRegistry> registry) {
+    WatchedPools dbBulkheadWatchedPools(BulkheadProperties properties, BeanFactory beanFactory) {
         BulkheadProperties.Ungated ungated = properties.getUngated();
         CallerRules rules = CallerRules.defaults().recognising(OWN_CALLERS)
                 .withApplicationPackages(usableAutoConfigurationPackages(beanFactory));
@@ -87,10 +86,9 @@ public final class UngatedWorkAutoConfiguration {
         String defaultWorkload = work.defaultWorkload();
         WatchedPools.AdmissionSettings admission = null;
         if (defaultWorkload != null) {
-            // Asked for at the first admission, once every workload's gate exists; a map look-up from then on.
-            Supplier<BulkheadRegistry> workloads = SingletonSupplier.of(registry::getObject);
-            admission = new WatchedPools.AdmissionSettings(name -> workloads.get().template(name).gate(),
-                    defaultWorkload, work.stackRules(), new JobRefusals(new SkippedRunLog()));
+            // Opened once every singleton exists (dbBulkheadGatesOpening); a map look-up from then on.
+            admission = new WatchedPools.AdmissionSettings(new StartUpGates(), defaultWorkload, work.stackRules(),
+                    new JobRefusals(new SkippedRunLog()));
         }
         return new WatchedPools(settings, ungated.getMode() != BulkheadProperties.UngatedMode.OFF,
                 new UngatedConnectionLog(), admission);
@@ -133,6 +131,23 @@ public final class UngatedWorkAutoConfiguration {
     ExecutorThreadNames dbBulkheadExecutorThreadNames(BulkheadProperties properties,
             ObjectProvider<WatchedPools> pools, BeanFactory beanFactory) {
         return new ExecutorThreadNames(properties, pools, beanFactory);
+    }
+
+    /**
+     * Opens the gates of admission where connections are taken once every singleton exists: before the web server,
+     * the scheduler and the listener containers start, after the beans whose making borrows (the JPA bootstrap). A
+     * separate bean, so that the gates open whichever of the starter's beans were made first.
+     */
+    @Bean
+    SmartInitializingSingleton dbBulkheadGatesOpening(ObjectProvider<WatchedPools> pools,
+            ObjectProvider<BulkheadRegistry> registry) {
+        return () -> {
+            WatchedPools watched = pools.getIfAvailable();
+            WatchedPools.AdmissionSettings admission = watched == null ? null : watched.admissionSettings();
+            if (admission != null) {
+                admission.gates().open(registry.getObject());
+            }
+        };
     }
 
     @Bean

@@ -589,14 +589,19 @@ class WorkRulesAutoConfigurationTests {
     }
 
     @Test
-    void theStartUpReportSaysWhatTheDefaultWorkloadAdmittedDuringStartUp(CapturedOutput output) {
+    void whatBeansBorrowWhileTheyAreMadeRunsBeforeTheGatesOpenAndTheStartUpReportSaysSo(CapturedOutput output) {
         admitting.withBean(StartUpQuery.class).run(context -> {
             assertThat(context).hasNotFailed();
+            assertThat(context.getBean(WatchedPools.class).admissions().get("dataSource").classified())
+                    .as("nothing admitted while the beans were made").containsEntry("default other", 0L);
             context.getBean(UngatedStartUpReport.class).onApplicationEvent(new ApplicationReadyEvent(
                     new SpringApplication(), new String[0], context, java.time.Duration.ZERO));
-            assertThat(output).contains("Start-up took 1 connection(s) of pool 'dataSource' that no rule classified,"
-                    + " so the default workload 'other' admitted them, from " + StartUpQuery.class.getName()
+            assertThat(output).contains("Start-up took 1 connection(s) of pool 'dataSource' that no rule classified"
+                    + " — outside the gates while the beans were made", "from " + StartUpQuery.class.getName()
                     + ".<init>(");
+            try (Connection connection = context.getBean(DataSource.class).getConnection()) {
+                assertThat(active(context, "other")).as("the gates open once every bean is made").isOne();
+            }
         });
     }
 

@@ -48,12 +48,14 @@ public final class CallerRules {
     /**
      * Infrastructure that runs outside the gates by design: schema initialisation (Spring's script runner and
      * Spring Boot's SQL initialisation), migrations (Flyway, Liquibase), Spring Boot's DataSource health indicator,
-     * Hibernate's bootstrap (reading the database's metadata) and schema tooling, and the transaction the Spring
-     * TestContext Framework begins around a {@code @Transactional} test.
+     * Hibernate's bootstrap (reading the database's metadata) and schema tooling, Spring Boot's look at the database
+     * for Hibernate's default {@code ddl-auto}, and the transaction the Spring TestContext Framework begins around a
+     * {@code @Transactional} test.
      */
     private static final List<String> INFRASTRUCTURE = List.of("org.springframework.jdbc.datasource.init",
             "org.springframework.boot.sql.init", "org.springframework.boot.jdbc.init",
             "org.springframework.boot.jdbc.health", "org.flywaydb", "liquibase",
+            "org.springframework.boot.hibernate.autoconfigure.HibernateDefaultDdlAutoProvider",
             "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema",
             "org.springframework.test.context.transaction");
 

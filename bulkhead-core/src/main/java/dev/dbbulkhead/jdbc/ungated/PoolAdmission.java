@@ -29,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  *       default caught.</li>
  * </ol>
  * Work the application runs outside the gates by design — {@link UngatedWork#allow}, recognised infrastructure such
- * as migrations — is not admitted.
+ * as migrations — is not admitted, nor is what is borrowed before the gates open ({@link #gatesOpen()}): an
+ * application's start-up, whose borrows are only watched.
  *
  * <p>A thread inside an admitted operation (an annotated method, a template, a connection admitted here) takes its
  * connections as part of that operation: never refused as a misuse, and never waiting for a second place. A second
@@ -43,7 +44,7 @@ public final class PoolAdmission {
     private static final StackWalker STACK = StackWalker.getInstance();
     private static final WorkRules.Classified UNCLASSIFIED = new WorkRules.Classified(-1, null);
 
-    private final Function<String, AdmissionGate> gates;
+    private final Function<String, @Nullable AdmissionGate> gates;
     private final String defaultWorkload;
     private final WorkRules rules;
     private final ConnectionRequest nested;
@@ -53,27 +54,31 @@ public final class PoolAdmission {
     private final LongAdder byDefault = new LongAdder();
     private final LongAdder nestedBorrows = new LongAdder();
     private final JobRefusals jobRefusals;
+    /** Set once the gates have opened; they never close again. */
+    private volatile boolean open;
 
     /**
-     * @param gates           the gate of each workload by name; asked on each admission, so it should be cheap
+     * @param gates           the gate of each workload by name, or {@code null} for every one until the gates open;
+     *                        asked on each admission, so it should be cheap
      * @param defaultWorkload the workload of a borrow nothing else classified
      * @param rules           the rules read on the stack
      * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
      */
-    public PoolAdmission(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+    public PoolAdmission(Function<String, @Nullable AdmissionGate> gates, String defaultWorkload, WorkRules rules,
                          ConnectionRequest nested) {
         this(gates, defaultWorkload, rules, nested, new JobRefusals(JobRefusals.Listener.NONE));
     }
 
     /**
-     * @param gates           the gate of each workload by name; asked on each admission, so it should be cheap
+     * @param gates           the gate of each workload by name, or {@code null} for every one until the gates open;
+     *                        asked on each admission, so it should be cheap
      * @param defaultWorkload the workload of a borrow nothing else classified
      * @param rules           the rules read on the stack, and the schedulers' runners whose jobs are named
      * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
      * @param jobRefusals     where the refused runs of scheduled jobs are counted and first told; may be shared by
      *                        the admissions of several pools
      */
-    public PoolAdmission(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+    public PoolAdmission(Function<String, @Nullable AdmissionGate> gates, String defaultWorkload, WorkRules rules,
                          ConnectionRequest nested, JobRefusals jobRefusals) {
         this.jobRefusals = Objects.requireNonNull(jobRefusals, "jobRefusals");
         this.gates = Objects.requireNonNull(gates, "gates");
@@ -127,7 +132,7 @@ public final class PoolAdmission {
         String bound = WorkloadBinding.current();
         if (bound != null) {
             byBinding.computeIfAbsent(bound, any -> new LongAdder()).increment();
-            return gates.apply(bound).acquireAtBorrow();
+            return openGate(bound).acquireAtBorrow();
         }
         // One walk of the stack serves the rules and, when none matches, the call site the default reports.
         List<StackWalker.StackFrame> frames = STACK.walk(stack -> stack.limit(CallerRules.MAX_FRAMES).toList());
@@ -153,13 +158,30 @@ public final class PoolAdmission {
      */
     private Permit admit(String workload, @Nullable String job) {
         try {
-            return gates.apply(workload).acquireAtBorrow();
+            return openGate(workload).acquireAtBorrow();
         } catch (BulkheadRejectedException refused) {
             if (job != null) {
                 jobRefusals.refused(job, refused);
             }
             throw refused;
         }
+    }
+
+    /**
+     * Whether the gates are open: from the first time the default workload's gate is had. Until then — while an
+     * application's beans are made — a borrow is only watched, as without admission: asking for a gate then could
+     * make the beans that make it, the very one that borrows among them.
+     */
+    boolean gatesOpen() {
+        if (!open && gates.apply(defaultWorkload) != null) {
+            open = true;
+        }
+        return open;
+    }
+
+    /** The gate of {@code workload}, once the gates are open. */
+    private AdmissionGate openGate(String workload) {
+        return Objects.requireNonNull(gates.apply(workload), workload);
     }
 
     /** The refused runs of scheduled jobs. */

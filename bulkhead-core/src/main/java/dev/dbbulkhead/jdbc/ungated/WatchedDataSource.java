@@ -61,7 +61,8 @@ public final class WatchedDataSource extends DataSourceDecorator {
     @Override
     protected Connection borrow(ConnectionRequest how) throws SQLException {
         PoolAdmission admitting = admission;
-        return admitting == null ? super.borrow(how) : admitting.borrow(target(), how, detector);
+        return admitting == null || !admitting.gatesOpen() ? super.borrow(how)
+                : admitting.borrow(target(), how, detector);
     }
 
     /** The pool watched. */

@@ -80,9 +80,11 @@ public final class UngatedStartUpReport implements ApplicationListener<Applicati
                 : " (a guess)") + " × " + count.connections()).collect(Collectors.joining(", "));
         String others = report.otherCallSites() == 0 ? "" : ", other call sites × " + report.otherCallSites();
         return "Start-up took " + report.connections() + " connection(s) of pool '" + report.pool() + "' that no rule"
-                + " classified, so the default workload '" + defaultWorkload + "' admitted them, from " + sites
-                + others + ". Each call site was logged when first seen; name its workload with a rule"
-                + " (db.bulkhead.work.rules) or @DbBulkhead, or size the default workload for it.";
+                + " classified — outside the gates while the beans were made, as the gates open only then; after"
+                + " that admitted by the default workload '" + defaultWorkload + "' — from " + sites + others
+                + ". Each call site was logged when first seen; if it borrows again once the application runs, name"
+                + " its workload with a rule (db.bulkhead.work.rules) or @DbBulkhead, or size the default workload"
+                + " for it.";
     }
 
     private void unwatchedWorkloads(BulkheadRegistry bulkheads) {

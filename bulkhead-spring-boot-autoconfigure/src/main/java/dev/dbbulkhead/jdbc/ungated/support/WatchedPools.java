@@ -63,12 +63,12 @@ public final class WatchedPools {
      * What admission where connections are taken needs of the application: the gate of each workload, the default
      * workload and the rules read on the stack.
      *
-     * @param gates           the gate of each workload by name
+     * @param gates           the gate of each workload by name, once they open at the end of start-up
      * @param defaultWorkload the workload of what no rule names
      * @param rules           the rules read on a borrow's stack
-     * @param jobRefusals     the refused runs of scheduled jobs, of every pool
+     * @param jobRefusals     the refused runs of jobs, of every pool
      */
-    public record AdmissionSettings(Function<String, AdmissionGate> gates, String defaultWorkload, WorkRules rules,
+    public record AdmissionSettings(StartUpGates gates, String defaultWorkload, WorkRules rules,
                                     JobRefusals jobRefusals) {
     }
 
