@@ -514,6 +514,16 @@ public final class AdmissionGate {
     }
 
     /**
+     * Operations refused since this gate was made that were later operations of a unit of work admitted once — a
+     * request tracked by {@link RequestCommits#track()} with an operation admitted and ended before — whatever the
+     * reason: the half-done requests a refusal wasted, which {@link AdmissionRules#inProgressFirst()} is there to
+     * keep few.
+     */
+    public long refusedInProgress() {
+        return reports.refusedInProgress();
+    }
+
+    /**
      * Waiters refused by the CoDel discipline since the gate was built, before their queue wait ran out (each was
      * refused with {@link RejectionReason#QUEUE_TIMEOUT}); always 0 under {@link QueueDiscipline#FIFO}. For
      * observation only.

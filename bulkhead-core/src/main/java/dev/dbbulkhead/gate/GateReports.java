@@ -3,6 +3,7 @@ package dev.dbbulkhead.gate;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.RejectionReason;
+import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,6 +16,8 @@ final class GateReports {
     private final GateListener listener;
     private final boolean timed;
     private final boolean captureStackTrace;
+    /** Refusals of later operations of a unit of work admitted once: what in-progress-first is there to prevent. */
+    private final LongAdder refusedInProgress = new LongAdder();
 
     GateReports(String workload, GateListener listener, boolean captureStackTrace) {
         this.workload = workload;
@@ -49,8 +52,18 @@ final class GateReports {
         if (timed) {
             listener.onRejected(workload, reason, queueWaitNanos);
         }
-        int committedBefore = Math.max(0, EntryChecks.currentThreadRecord().requestCommits());
+        // Called on the refused thread: its record is the refused operation's.
+        HeldGate refused = EntryChecks.currentThreadRecord();
+        if (refused.unitInProgress()) {
+            refusedInProgress.increment();
+        }
+        int committedBefore = Math.max(0, refused.requestCommits());
         return new BulkheadRejectedException(workload, reason, captureStackTrace, committedBefore);
+    }
+
+    /** The refusals so far of later operations of units of work admitted once. */
+    long refusedInProgress() {
+        return refusedInProgress.sum();
     }
 
     /**

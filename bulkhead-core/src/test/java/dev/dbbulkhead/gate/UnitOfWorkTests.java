@@ -48,6 +48,38 @@ class UnitOfWorkTests {
     }
 
     @Test
+    void theGateCountsTheRefusalsOfLaterOperationsOfRequestsInProgressApartFromNewRequests() throws Exception {
+        try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
+            // A queue wait of 0 and no request deadline: each is refused at once.
+            assertThat(refusedInRequest(true)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(refusedInRequest(false)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire)).as("no request").isNotNull();
+        }
+        assertThat(gate.refusedInProgress()).as("the later operation's refusal alone").isOne();
+    }
+
+    /**
+     * Asks {@link #gate} as an operation of a request without a deadline, in progress when {@code inProgress} (an
+     * operation of it ran before, on a gate of its own); returns why it was refused, or null when admitted.
+     */
+    private RejectionReason refusedInRequest(boolean inProgress) {
+        try (RequestCommits.Scope request = RequestCommits.track()) {
+            if (inProgress) {
+                AdmissionGate lookup = new AdmissionGate("lookup", GateConfig.builder().maxConcurrent(1).build());
+                try (Permit first = lookup.acquire()) {
+                    first.recordOutcome(ExecutionOutcome.COMMITTED);
+                    first.recordOnlyRead();
+                }
+            }
+            try (Permit permit = gate.acquire()) {
+                return null;
+            }
+        } catch (BulkheadRejectedException refused) {
+            return refused.reason();
+        }
+    }
+
+    @Test
     void aLaterOperationOfARequestInProgressWaitsWithinTheRequestsDeadlineNotTheQueueWait() throws Exception {
         CompletableFuture<RejectionReason> firstOfANewRequest = new CompletableFuture<>();
         CompletableFuture<RejectionReason> laterOfARequestInProgress = new CompletableFuture<>();

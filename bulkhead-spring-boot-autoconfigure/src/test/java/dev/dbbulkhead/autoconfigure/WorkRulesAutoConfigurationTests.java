@@ -464,6 +464,25 @@ class WorkRulesAutoConfigurationTests {
         });
     }
 
+    @Test
+    void theEndpointCountsTheRefusalsOfLaterOperationsOfRequestsAdmittedOnce() {
+        admitting.withConfiguration(AutoConfigurations.of(BulkheadEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=dbbulkheads")
+                .run(context -> {
+                    refusedWhileTheDefaultIsHeldElsewhere(context);
+                    try (RequestCommits.Scope request = RequestCommits.track()) {
+                        try (Connection connection = context.getBean(DataSource.class).getConnection()) {
+                            connection.createStatement().execute("SELECT 1");
+                        }
+                        refusedWhileTheDefaultIsHeldElsewhere(context);
+                    }
+                    var rules = context.getBean(BulkheadsEndpoint.class).workload("other").rules();
+                    assertThat(rules).isNotNull();
+                    assertThat(rules.refusedInProgress()).as("the request's second borrow, not the first refusal")
+                            .isOne();
+                });
+    }
+
     /** The refusal of a borrow on this thread while another thread holds the default workload's one place. */
     private static BulkheadRejectedException refusedWhileTheDefaultIsHeldElsewhere(AssertableApplicationContext context)
             throws Exception {

@@ -307,7 +307,7 @@ public class BulkheadsEndpoint {
                 LendingDescriptor.of(gate),
                 config.admissionRules().isNone() ? null
                         : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null),
-                                keyDisplay));
+                                keyDisplay, gate.refusedInProgress()));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -728,19 +728,23 @@ public class BulkheadsEndpoint {
      * @param meteredKeys      how many keys are counted on their own; 0 without fair shares
      * @param topKeys          the busiest keys, busiest first, each counted since it became one of them
      * @param otherKeys        the operations of every other key, together; null without fair shares
+     * @param refusedInProgress operations refused since start-up that were later operations of a request admitted
+     *                         once (one of its operations admitted and ended before)
      */
     public record RulesDescriptor(double criticalReserve, double sheddableReserve, boolean inProgressFirst,
                                   boolean fairShares, int keySlots, Map<String, Integer> weights, int meteredKeys,
-                                  List<KeyDescriptor> topKeys, @Nullable KeyDescriptor otherKeys) {
+                                  List<KeyDescriptor> topKeys, @Nullable KeyDescriptor otherKeys,
+                                  long refusedInProgress) {
 
-        static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally, KeyDisplay display) {
+        static RulesDescriptor of(AdmissionRules rules, @Nullable KeyTally tally, KeyDisplay display,
+                                  long refusedInProgress) {
             Map<String, Integer> weights = new LinkedHashMap<>();
             rules.keyWeights().forEach((key, weight) -> weights.put(display.show(key), weight));
             return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.inProgressFirst(),
                     rules.fairShares(), rules.keySlots(), weights, tally == null ? 0 : tally.meteredKeys(),
                     tally == null ? List.of() : tally.topKeys().stream()
                             .map(counts -> KeyDescriptor.of(counts, display)).toList(),
-                    tally == null ? null : KeyDescriptor.of(tally.other(), KeyDisplay.RAW));
+                    tally == null ? null : KeyDescriptor.of(tally.other(), KeyDisplay.RAW), refusedInProgress);
         }
     }
 
