@@ -108,10 +108,7 @@ public class AdmissionGateAtBorrowModelCheckTests {
 
     @Validate
     public void everyPermitIsBackAndAShutDownGateIsDrained() throws InterruptedException {
-        GateModelSteps.checkIdle(gate);
-        if (gate.isShuttingDown()) {
-            check(gate.awaitDrained(Duration.ZERO) && gate.isDrained(), "shut down but not drained: " + gate);
-        }
+        GateModelSteps.checkIdleAndDrainedIfShutDown(gate);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.dbbulkhead.gate;
 
+import java.time.Duration;
+
 import dev.dbbulkhead.BulkheadRejectedException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -72,6 +74,14 @@ public final class GateModelSteps {
                         && config.queueDiscipline() == built,
                 "limits did not converge to the last resize: " + config);
         checkIdle(gate);
+    }
+
+    /** {@link #checkIdle}, and a gate that shut down drained: its drain missed no operation admitted meanwhile. */
+    public static void checkIdleAndDrainedIfShutDown(AdmissionGate gate) throws InterruptedException {
+        checkIdle(gate);
+        if (gate.isShuttingDown()) {
+            check(gate.awaitDrained(Duration.ZERO) && gate.isDrained(), "shut down but not drained: " + gate);
+        }
     }
 
     /** After a run: every execution and admission permit is back, and nothing is inside or parked. */

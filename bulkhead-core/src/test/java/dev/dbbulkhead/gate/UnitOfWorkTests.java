@@ -9,6 +9,7 @@ import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,9 @@ import org.junit.jupiter.api.Test;
  * operation that only read makes the request in progress as one that wrote does.
  */
 class UnitOfWorkTests {
+
+    /** A request deadline long enough never to pass in a test. */
+    private static final Duration DEADLINE = Duration.ofMinutes(5);
 
     private final AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(1)
             .maxQueued(4).queueWait(Duration.ZERO).build());
@@ -51,32 +55,11 @@ class UnitOfWorkTests {
     void theGateCountsTheRefusalsOfLaterOperationsOfRequestsInProgressApartFromNewRequests() throws Exception {
         try (HeldElsewhere running = HeldElsewhere.acquire(gate, 1)) {
             // A queue wait of 0 and no request deadline: each is refused at once.
-            assertThat(refusedInRequest(true)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
-            assertThat(refusedInRequest(false)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(acquireInRequest(true, null)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+            assertThat(acquireInRequest(false, null)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
             assertThat(catchThrowableOfType(BulkheadRejectedException.class, gate::acquire)).as("no request").isNotNull();
         }
         assertThat(gate.refusedInProgress()).as("the later operation's refusal alone").isOne();
-    }
-
-    /**
-     * Asks {@link #gate} as an operation of a request without a deadline, in progress when {@code inProgress} (an
-     * operation of it ran before, on a gate of its own); returns why it was refused, or null when admitted.
-     */
-    private RejectionReason refusedInRequest(boolean inProgress) {
-        try (RequestCommits.Scope request = RequestCommits.track()) {
-            if (inProgress) {
-                AdmissionGate lookup = new AdmissionGate("lookup", GateConfig.builder().maxConcurrent(1).build());
-                try (Permit first = lookup.acquire()) {
-                    first.recordOutcome(ExecutionOutcome.COMMITTED);
-                    first.recordOnlyRead();
-                }
-            }
-            try (Permit permit = gate.acquire()) {
-                return null;
-            }
-        } catch (BulkheadRejectedException refused) {
-            return refused.reason();
-        }
     }
 
     @Test
@@ -85,10 +68,10 @@ class UnitOfWorkTests {
         CompletableFuture<RejectionReason> laterOfARequestInProgress = new CompletableFuture<>();
         HeldElsewhere running = HeldElsewhere.acquire(gate, 1);
         try {
-            Thread.ofVirtual().start(() -> firstOfANewRequest.complete(acquireInRequest(false)));
+            Thread.ofVirtual().start(() -> firstOfANewRequest.complete(acquireInRequest(false, DEADLINE)));
             assertThat(firstOfANewRequest.get(30, TimeUnit.SECONDS)).as("a queue wait of 0 never waits")
                     .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
-            Thread.ofVirtual().start(() -> laterOfARequestInProgress.complete(acquireInRequest(true)));
+            Thread.ofVirtual().start(() -> laterOfARequestInProgress.complete(acquireInRequest(true, DEADLINE)));
             while (gate.waiting() == 0 && !laterOfARequestInProgress.isDone()) {
                 Thread.onSpinWait();
             }
@@ -100,12 +83,12 @@ class UnitOfWorkTests {
     }
 
     /**
-     * Asks {@link #gate} as an operation of a request with a deadline of five minutes, in progress when
+     * Asks {@link #gate} as an operation of a request with {@code deadline} (none when null), in progress when
      * {@code inProgress} (an operation of it ran before, on a gate of its own); returns null when admitted, else why not.
      */
-    private RejectionReason acquireInRequest(boolean inProgress) {
+    private RejectionReason acquireInRequest(boolean inProgress, @Nullable Duration deadline) {
         try (RequestCommits.Scope request = RequestCommits.track();
-             RequestDeadline.Scope deadline = RequestDeadline.in(Duration.ofMinutes(5)).bind()) {
+             RequestDeadline.Scope bound = deadline == null ? null : RequestDeadline.in(deadline).bind()) {
             if (inProgress) {
                 AdmissionGate lookup = new AdmissionGate("lookup", GateConfig.builder().maxConcurrent(1).build());
                 try (Permit first = lookup.acquire()) {
