@@ -59,6 +59,9 @@ public final class CallerRules {
             "org.hibernate.engine.jdbc.env.internal", "org.hibernate.tool.schema",
             "org.springframework.test.context.transaction");
 
+    /** What a generated subclass's name adds to its superclass's: CGLIB's, Hibernate's and ByteBuddy's. */
+    private static final List<String> GENERATED_SUBCLASS_MARKERS = List.of("$$", "$HibernateProxy", "$ByteBuddy$");
+
     /** A Java package or class name, nested classes written with {@code $}. */
     private static final Pattern NAME = Pattern.compile(
             "\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*(\\.\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*)*");
@@ -231,8 +234,15 @@ public final class CallerRules {
     /** Proxies and generated subclasses: CGLIB's and ByteBuddy's, Hibernate's, and JDK proxies in any package. */
     static boolean isGenerated(String className) {
         int simpleName = className.lastIndexOf('.') + 1;
-        return className.contains("$$") || className.startsWith("$Proxy", simpleName)
-                || className.contains("$HibernateProxy") || className.contains("$ByteBuddy$");
+        if (className.startsWith("$Proxy", simpleName)) {
+            return true;
+        }
+        for (String marker : GENERATED_SUBCLASS_MARKERS) {
+            if (className.contains(marker)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -241,7 +251,7 @@ public final class CallerRules {
      */
     static @Nullable String userClassOf(String generated) {
         int end = generated.length();
-        for (String marker : List.of("$$", "$HibernateProxy", "$ByteBuddy$")) {
+        for (String marker : GENERATED_SUBCLASS_MARKERS) {
             int at = generated.indexOf(marker);
             if (at > 0 && at < end) {
                 end = at;

@@ -20,11 +20,6 @@ public final class StartUpGates implements Function<String, @Nullable AdmissionG
         registry = workloads;
     }
 
-    /** Whether {@link #open} was called. */
-    public boolean isOpen() {
-        return registry != null;
-    }
-
     @Override
     public @Nullable AdmissionGate apply(String workload) {
         BulkheadRegistry workloads = registry;
