@@ -89,9 +89,11 @@ public class BulkheadRejectedException extends RejectedExecutionException {
             case INSUFFICIENT_TIME -> "Bulkhead '" + workload + "': less of the deadline was left than its operations"
                     + " usually take; refused before it could time out in the database";
             case SHED_BY_CRITICALITY -> "Bulkhead '" + workload + "': refused for more critical work (only places"
-                    + " held back for it were left, or a more critical operation took this one's place in the queue)";
+                    + " held back for it were left); refused at once";
             case OVER_FAIR_SHARE -> "Bulkhead '" + workload + "' is full and the operation's key was the furthest over"
                     + " its fair share: a key that had used less took its place in the queue";
+            case PUSHED_OUT -> "Bulkhead '" + workload + "' is full and work that goes first (more critical, or of a"
+                    + " request in progress) took this operation's place in the queue";
             case BORROW_REFUSED -> "Bulkhead '" + workload + "' is full and no place of its pool was free to borrow:"
                     + " their owners use them or want them back; refused at once";
             case SHUTTING_DOWN -> "Bulkhead '" + workload + "' is shutting down: it admits no new work while the"

@@ -3,11 +3,7 @@ package dev.dbbulkhead;
 /** Why a bulkhead turned an operation away. Counted apart, because each calls for a different response. */
 public enum RejectionReason {
 
-    /**
-     * All {@code B + Q} admission permits were taken: the operation was refused at once, without waiting; or it waited,
-     * a new request's operation, and gave its place to an operation of a request in progress of its criticality (a
-     * workload whose rules serve those first), as if the gate had been full when it came.
-     */
+    /** All {@code B + Q} admission permits were taken when the operation came: refused at once, without waiting. */
     ADMISSION_FULL,
 
     /** Admitted, but no execution permit became free within the queue wait. */
@@ -26,8 +22,8 @@ public enum RejectionReason {
 
     /**
      * Places were left, but only places held back for more critical work ({@link dev.dbbulkhead.gate.Criticality}):
-     * refused at once, without waiting; or the operation waited and, every place taken, gave its place to more
-     * critical work. Either way the overload is absorbed by the least critical work first.
+     * refused at once, without waiting, at the entry ceiling of its criticality. The overload is absorbed by the least
+     * critical work first.
      */
     SHED_BY_CRITICALITY,
 
@@ -37,6 +33,13 @@ public enum RejectionReason {
      * place is free, so that one key cannot take the places of the others and nobody is held back from idle ones.
      */
     OVER_FAIR_SHARE,
+
+    /**
+     * The operation waited and, every place of the workload taken, gave its place to work that goes before it: more
+     * critical work, or — a new request's operation — an operation of a request already in progress of its
+     * criticality (a workload that serves those first). A push-out: it had been admitted, and nothing of it ran.
+     */
+    PUSHED_OUT,
 
     /**
      * All of the workload's own places were taken and it may borrow ({@link dev.dbbulkhead.gate.GateLending}), but no
@@ -55,7 +58,7 @@ public enum RejectionReason {
 
     /**
      * The metric tag value: {@code full}, {@code timeout}, {@code interrupted}, {@code insufficient_time},
-     * {@code criticality}, {@code fair_share}, {@code borrow_refused} or {@code shutting_down}.
+     * {@code criticality}, {@code fair_share}, {@code pushed_out}, {@code borrow_refused} or {@code shutting_down}.
      */
     public String tagValue() {
         return switch (this) {
@@ -65,6 +68,7 @@ public enum RejectionReason {
             case INSUFFICIENT_TIME -> "insufficient_time";
             case SHED_BY_CRITICALITY -> "criticality";
             case OVER_FAIR_SHARE -> "fair_share";
+            case PUSHED_OUT -> "pushed_out";
             case BORROW_REFUSED -> "borrow_refused";
             case SHUTTING_DOWN -> "shutting_down";
         };

@@ -12,7 +12,7 @@ class MetricTagValuesTests {
     void rejectionReasonsAndOutcomesHaveTheTagValuesOfTheSpecification() {
         assertThat(Arrays.stream(RejectionReason.values()).map(RejectionReason::tagValue))
                 .containsExactly("full", "timeout", "interrupted", "insufficient_time", "criticality",
-                        "fair_share", "borrow_refused", "shutting_down");
+                        "fair_share", "pushed_out", "borrow_refused", "shutting_down");
         assertThat(Arrays.stream(ExecutionOutcome.values()).map(ExecutionOutcome::tagValue))
                 .containsExactly("committed", "rolled_back", "failed", "unknown");
     }

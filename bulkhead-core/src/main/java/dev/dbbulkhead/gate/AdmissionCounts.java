@@ -53,12 +53,12 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         /** The CoDel discipline refused the waiter; it is still admitted and must {@link #leaveQueue()}. */
         SHED(null),
         /** Its place went to more critical work ({@link ScheduledCounts#displace}); it holds nothing. */
-        DISPLACED_BY_CRITICALITY(RejectionReason.SHED_BY_CRITICALITY),
+        DISPLACED_BY_CRITICALITY(RejectionReason.PUSHED_OUT),
         /**
-         * Its place, a new request's, went to work of a request in progress ({@link ScheduledCounts#displace}), as
-         * if the gate had been full when it came; it holds nothing.
+         * Its place, a new request's, went to work of a request in progress ({@link ScheduledCounts#displace}); it
+         * holds nothing.
          */
-        DISPLACED_BY_PROGRESS(RejectionReason.ADMISSION_FULL),
+        DISPLACED_BY_PROGRESS(RejectionReason.PUSHED_OUT),
         /** Its place went to work of a flow less far over its share ({@link ScheduledCounts#displace}); it holds nothing. */
         DISPLACED_BY_SHARE(RejectionReason.OVER_FAIR_SHARE);
 

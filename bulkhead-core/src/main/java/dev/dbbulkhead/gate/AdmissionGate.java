@@ -160,8 +160,9 @@ public final class AdmissionGate {
      *       more critical work than the {@link OperationClass} bound to the thread (none bound is
      *       {@link Criticality#DEFAULT}) are left and no waiter comes after it; and, while it waits, when every place
      *       is taken and a newcomer that comes before it in the order of waiting work takes its place:
-     *       {@code SHED_BY_CRITICALITY} (more critical), {@link RejectionReason#OVER_FAIR_SHARE OVER_FAIR_SHARE}
-     *       (its key furthest over its share) or {@code ADMISSION_FULL} (a request in progress); nothing is held;</li>
+     *       {@link RejectionReason#PUSHED_OUT PUSHED_OUT} (more critical work, or a request in progress) or
+     *       {@link RejectionReason#OVER_FAIR_SHARE OVER_FAIR_SHARE} (its key furthest over its share); nothing is
+     *       held;</li>
      *   <li>{@link BulkheadRejectedException} {@link RejectionReason#QUEUE_TIMEOUT QUEUE_TIMEOUT} when no
      *       execution permit became free within the queue wait (a zero wait means none is waited for, but
      *       earlier waiters still go first); the admission permit has been given back;</li>

@@ -122,6 +122,9 @@ public class AdmissionGateRulesModelCheckTests {
         switch (reason) {
             case ADMISSION_FULL -> { }
             case SHED_BY_CRITICALITY -> check(criticality != Criticality.CRITICAL, "critical work shed for criticality");
+            // Pushed out by more critical work, or by a request in progress; the model's operations are all new
+            // requests', so only more critical work can push one out.
+            case PUSHED_OUT -> check(criticality != Criticality.CRITICAL, "critical work pushed out");
             case OVER_FAIR_SHARE -> check(enteredByKey.get(key) >= 2,
                     "refused for its share before any other operation of its key asked (key " + key + ")");
             default -> throw new AssertionError("refused as " + reason);

@@ -53,8 +53,8 @@ class SchedulerOrderTests {
 
         turns.start(gate, "critical", CRITICAL);
 
-        assertThat(turns.caller("sheddable-1").outcome()).as("the last of the order gives its place")
-                .isEqualTo(RejectionReason.SHED_BY_CRITICALITY.name());
+        assertThat(turns.caller("sheddable-1").outcome()).as("the last of the order gives its place: a push-out")
+                .isEqualTo(RejectionReason.PUSHED_OUT.name());
         Await.until("the critical operation queued", () -> gate.queueLength() == 2);
         assertThat(gate.availableAdmissionPermits()).as("B + Q exactly").isZero();
         assertThat(refusal(SHEDDABLE)).as("a sheddable newcomer comes after every waiter")
@@ -80,7 +80,7 @@ class SchedulerOrderTests {
     }
 
     @Test
-    void aCriticalRequestInProgressTakesTheLastNewCriticalRequestsPlaceWhichIsRefusedAsIfTheGateWereFull()
+    void aCriticalRequestInProgressTakesTheLastNewCriticalRequestsPlaceWhichIsPushedOut()
             throws Exception {
         gate = gate(1, 1, AdmissionRules.builder().inProgressFirst(true).build());
         turns.run(gate, "first", DEFAULT);
@@ -88,8 +88,8 @@ class SchedulerOrderTests {
 
         turns.startInProgress(gate, "in-progress", CRITICAL);
 
-        assertThat(turns.caller("new").outcome()).as("never shed for criticality: it is as critical")
-                .isEqualTo(RejectionReason.ADMISSION_FULL.name());
+        assertThat(turns.caller("new").outcome()).as("a push-out, told apart from a refusal on arrival")
+                .isEqualTo(RejectionReason.PUSHED_OUT.name());
         Await.until("in-progress queued", () -> gate.queueLength() == 1);
         turns.serveOneByOne(1);
         assertThat(turns.served()).containsExactly("first", "in-progress");

@@ -74,6 +74,8 @@ public class BulkheadRejectedExceptionHandler {
                     + " nothing was done.";
             case OVER_FAIR_SHARE -> "is full and the caller's key was the furthest over its fair share of it;"
                     + " nothing was done.";
+            case PUSHED_OUT -> "is full and work that goes first (more critical, or of a request in progress) took"
+                    + " this operation's place in its queue; nothing was done.";
             case BORROW_REFUSED -> "is overloaded and the places it may borrow are in use by their owners;"
                     + " nothing was done.";
             case SHUTTING_DOWN -> "is shutting down on this instance and takes no new work; nothing was done.";

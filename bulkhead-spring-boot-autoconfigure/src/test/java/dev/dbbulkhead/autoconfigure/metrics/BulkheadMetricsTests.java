@@ -214,14 +214,14 @@ class BulkheadMetricsTests {
                 assertThat(meter.getId().getDescription()).as(meter.getId().getName()).isNotBlank();
                 assertThat(meter.getId().getTag("workload")).isIn("orders", "reports", "unreachable");
             });
-            // Per workload: admitted, 8 rejected, queue wait, 4 executions, active, waiting, 2 limits, shed, standing,
+            // Per workload: admitted, 9 rejected, queue wait, 4 executions, active, waiting, 2 limits, shed, standing,
             // 4 transactions, 2 lock failures.
             assertThat(bulkheadMeters).filteredOn(meter -> "orders".equals(meter.getId().getTag("workload")))
-                    .hasSize(26);
+                    .hasSize(27);
             assertThat(meters.get("db.bulkhead.rejected").tag("workload", "orders").counters())
                     .extracting(counter -> counter.getId().getTag("reason"))
                     .containsExactlyInAnyOrder("full", "timeout", "interrupted", "insufficient_time", "criticality",
-                            "fair_share", "borrow_refused", "shutting_down");
+                            "fair_share", "pushed_out", "borrow_refused", "shutting_down");
         });
     }
 

@@ -137,7 +137,7 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         assertThat(orders.get("maxQueued").asInt()).isEqualTo(16);
         assertThat(orders.get("queueWait").asString()).isEqualTo("PT0.05S");
         assertThat(orders.get("rejected").propertyNames()).containsExactly("full", "timeout", "interrupted",
-                "insufficient_time", "criticality", "fair_share", "borrow_refused", "shutting_down");
+                "insufficient_time", "criticality", "fair_share", "pushed_out", "borrow_refused", "shutting_down");
         JsonNode queue = orders.get("queue");
         assertThat(queue.propertyNames()).containsExactly("discipline", "targetDelay", "interval", "standing", "shed");
         assertThat(queue.get("discipline").asString()).isEqualTo("fifo");

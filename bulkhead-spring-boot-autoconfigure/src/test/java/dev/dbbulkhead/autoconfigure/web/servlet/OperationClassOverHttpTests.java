@@ -13,6 +13,7 @@ import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.metrics.KeyMeterBinder;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -99,6 +100,32 @@ class OperationClassOverHttpTests {
             assertThat(acmeFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
             assertThat(acme.failures).isEmpty();
         }
+    }
+
+    @Test
+    void aSheddableWaiterPushedOutOfAFullQueueByCriticalWorkIsToldSoOnTheWireAndInTheMeters() throws Exception {
+        double pushedOutBefore = pushedOut("tenants");
+        try (HeldOperations running = hold("tenants", 2, OperationClass.of(Criticality.DEFAULT))) {
+            CompletableFuture<HttpResponse<String>> sheddableFirst = queued("/tenants", "X-Criticality", "sheddable");
+            CompletableFuture<HttpResponse<String>> sheddableSecond = queued("/tenants", "X-Criticality", "sheddable");
+
+            CompletableFuture<HttpResponse<String>> critical = getAsync("/tenants", "X-Criticality", "critical");
+
+            HttpResponse<String> pushed = sheddableSecond.get(1, TimeUnit.MINUTES);
+            assertThat(pushed.statusCode()).isEqualTo(503);
+            assertThat(pushed.body()).as("told apart from the entry ceiling's SHED_BY_CRITICALITY")
+                    .contains("\"reason\":\"PUSHED_OUT\"").contains("took this operation's place in its queue");
+            assertThat(pushedOut("tenants") - pushedOutBefore).isEqualTo(1.0);
+            running.close();
+            assertThat(critical.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+            assertThat(sheddableFirst.get(1, TimeUnit.MINUTES).statusCode()).isEqualTo(200);
+        }
+    }
+
+    private double pushedOut(String workload) {
+        Counter counter = meters.find("db.bulkhead.rejected").tag("workload", workload)
+                .tag("reason", "pushed_out").counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test

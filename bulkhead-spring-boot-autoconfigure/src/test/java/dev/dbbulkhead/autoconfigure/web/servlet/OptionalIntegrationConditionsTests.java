@@ -78,7 +78,7 @@ class OptionalIntegrationConditionsTests {
                     assertThat(context).getBean(WorkloadTotals.class).isSameAs(ownTotals);
                     assertThat(ownTotals.admitted("orders")).isZero();
                     assertThat(ownTotals.rejected("orders")).containsOnlyKeys("full", "timeout", "interrupted",
-                            "insufficient_time", "criticality", "fair_share", "borrow_refused", "shutting_down");
+                            "insufficient_time", "criticality", "fair_share", "pushed_out", "borrow_refused", "shutting_down");
                 });
     }
 }
