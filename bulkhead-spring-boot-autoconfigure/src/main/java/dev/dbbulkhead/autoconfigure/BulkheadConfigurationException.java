@@ -35,8 +35,20 @@ public final class BulkheadConfigurationException extends RuntimeException {
     public static BulkheadConfigurationException invalidProperty(String property, @Nullable Object value,
                                                                  String allowed) {
         return new BulkheadConfigurationException(
-                "Invalid value '" + value + "' for property '" + property + "': " + allowed,
+                "Invalid value '" + WrittenDurations.of(value) + "' for property '" + property + "': "
+                        + WrittenDurations.in(allowed),
                 "Set '" + property + "' to a value in the allowed range, or remove it to inherit the default.");
+    }
+
+    /** The start-up failure of several property values out of their ranges, each named with its value and range. */
+    static BulkheadConfigurationException invalidProperties(List<String> mistakes) {
+        StringBuilder description = new StringBuilder("db-bulkhead property values out of their ranges ("
+                + mistakes.size() + "):");
+        for (String mistake : mistakes) {
+            description.append("\n  - ").append(mistake);
+        }
+        return new BulkheadConfigurationException(description.toString(),
+                "Set each property above to a value in its allowed range, or remove it to inherit the default.");
     }
 
     /**
@@ -56,6 +68,20 @@ public final class BulkheadConfigurationException extends RuntimeException {
 
     static BulkheadConfigurationException unknownWorkload(String beanName, Class<?> beanClass, Method method,
                                                           String workload, Collection<String> configured) {
+        if (!BulkheadPropertiesCheck.WORKLOAD_NAME.matcher(workload).matches()) {
+            // Configuring the name as written would fail start-up too: the binder rewrites such names.
+            String lowerCase = workload.toLowerCase(java.util.Locale.ROOT);
+            String action = !BulkheadPropertiesCheck.WORKLOAD_NAME.matcher(lowerCase).matches()
+                    ? "Name a workload of " + BulkheadPropertiesCheck.WORKLOAD_NAME_RULE + " in the annotation."
+                    : configured.contains(lowerCase) ? "Name '" + lowerCase + "' in the annotation (it is configured)."
+                    : "Name '" + lowerCase + "' in the annotation, and configure it under '"
+                            + BulkheadProperties.PREFIX + ".workloads." + lowerCase + "'.";
+            return new BulkheadConfigurationException(
+                    describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload + "\"), but '"
+                            + workload + "' cannot be a workload's name (" + BulkheadPropertiesCheck.WORKLOAD_NAME_RULE
+                            + "). Configured workloads: " + configured,
+                    action);
+        }
         return new BulkheadConfigurationException(
                 describe(beanName, beanClass, method) + " is annotated @DbBulkhead(\"" + workload
                         + "\"), but no workload '" + workload + "' is configured. Configured workloads: " + configured,

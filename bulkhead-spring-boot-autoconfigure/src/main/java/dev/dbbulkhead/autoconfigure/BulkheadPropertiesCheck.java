@@ -144,7 +144,24 @@ final class BulkheadPropertiesCheck {
         }
         if (node instanceof Value leaf && value != null) {
             checkValue(name, leaf.type(), value, described.toString());
+        } else if (node instanceof Group group && value != null && !String.valueOf(value).isEmpty()) {
+            valueForAGroup(name, group, value);
         }
+    }
+
+    /**
+     * A value written where keys belong ({@code workloads: { audit: 4 }}): the binder would fail on it with its own
+     * words, naming a class of ours; this names the keys it may have meant.
+     */
+    private void valueForAGroup(ConfigurationPropertyName name, Group group, Object value) {
+        boolean workload = name.getNumberOfElements() == WORKLOADS_ELEMENT + 2
+                && WORKLOADS.equals(name.getElement(WORKLOADS_ELEMENT, Form.UNIFORM));
+        String example = workload ? "max-concurrent" : group.keys().values().iterator().next().dashed();
+        problems.add("'" + name + "' = '" + value + "' is a value where keys belong: "
+                + (workload ? "a workload's settings are keys under its name" : "'" + name + "' holds keys")
+                + ", such as '" + name + "." + example + "'" + (workload ? " (its B)" : "")
+                + (group.keys().size() > 12 ? "" : "; the keys it may hold: "
+                        + group.keys().values().stream().map(Key::dashed).sorted().toList()));
     }
 
     private void unknownKey(ConfigurationPropertyName name, int index, Group group) {

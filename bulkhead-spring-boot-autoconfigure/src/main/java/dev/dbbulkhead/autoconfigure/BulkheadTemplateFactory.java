@@ -53,10 +53,16 @@ final class BulkheadTemplateFactory {
         this.adaptiveLimits = adaptiveLimits;
         this.lendingPools = new LendingPools(properties, this::dataSourceOf);
         this.keyTallies = keyTallies;
-        WorkloadSettings.ofDefaults(properties);
-        // Used only by the HTTP 503 handler, yet checked here too: a bad value fails start-up with or without MVC.
-        WorkloadSettings.retryAfterSeconds(null, properties);
-        WorkloadSettings.retryAfterJitterSeconds(null, properties);
+        // Every workload's values at once, the Retry-After too (used only by the HTTP 503 handler, yet checked here:
+        // a bad value fails start-up with or without MVC), so that one start-up reports every mistake.
+        WorkloadSettings.checkAll(properties);
+        // Warnings, not failures: defaults may choose codel for workloads that have no queue on purpose, and a resize
+        // can give a workload the places its settings need. One report for all, as for the mistakes.
+        List<String> warnings = WorkloadSettings.settingsThatCannotAct(properties);
+        if (!warnings.isEmpty()) {
+            logger.warn("db-bulkhead settings that cannot act as written (" + warnings.size() + "):\n  - "
+                    + String.join("\n  - ", warnings));
+        }
     }
 
     /**
@@ -70,10 +76,6 @@ final class BulkheadTemplateFactory {
         WorkloadSettings.retryAfterJitterSeconds(workload, properties);
         // Checked here, where every workload passes, so that a limit without the signals it follows stops start-up.
         WorkloadSettings.databaseLimit(workload, properties);
-        // A warning, not a failure: defaults may choose codel for workloads that have no queue on purpose.
-        WorkloadSettings.idleQueueDiscipline(workload, properties).ifPresent(logger::warn);
-        // Warnings too: a resize can give such a workload the places its settings need.
-        WorkloadSettings.ineffectiveSettings(workload, settings, properties).forEach(logger::warn);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         List<GateListener> listeners = new ArrayList<>(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());

@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -76,8 +77,60 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      *
      * @param property the full property name, as the user would write it
      * @param value    the value; null only for settings without a built-in default
+     * @param builtIn  the value without the property: what a check of every setting goes on with once it has
+     *                 reported this one, so that the mistakes after it are found in the same start-up
      */
-    record Setting<T extends @Nullable Object>(String property, T value) {
+    record Setting<T extends @Nullable Object>(String property, T value, T builtIn) {
+
+        /** A value that has no other to go on with: a check that refuses it stops there. */
+        Setting(String property, T value) {
+            this(property, value, value);
+        }
+    }
+
+    /** The mistakes of a check of every setting at once ({@link #checkAll}); null outside one. */
+    private static final ThreadLocal<@Nullable Map<String, BulkheadConfigurationException>> MISTAKES =
+            new ThreadLocal<>();
+
+    /**
+     * Checks the defaults and every configured workload, and reports every value out of its range in one failure:
+     * a user who wrote seven mistakes learns of the seven in one start-up, not in seven.
+     *
+     * @throws BulkheadConfigurationException naming each property refused, its value and its range
+     */
+    static void checkAll(BulkheadProperties properties) {
+        // By message: a default's mistake, inherited by every workload, is one mistake.
+        Map<String, BulkheadConfigurationException> mistakes = new LinkedHashMap<>();
+        List<@Nullable String> names = new ArrayList<>();
+        names.add(null);
+        names.addAll(properties.getWorkloads().keySet());
+        MISTAKES.set(mistakes);
+        try {
+            for (@Nullable String name : names) {
+                try {
+                    if (name == null) {
+                        ofDefaults(properties);
+                    } else {
+                        ofWorkload(name, properties);
+                        databaseLimit(name, properties);
+                    }
+                    retryAfterSeconds(name, properties);
+                    retryAfterJitterSeconds(name, properties);
+                } catch (BulkheadConfigurationException stopped) {
+                    // A check with nothing to go on with, or one made outside validate(): the rest of this
+                    // workload waits for the next start-up; the other workloads are still checked.
+                    mistakes.putIfAbsent(stopped.getMessage(), stopped);
+                }
+            }
+        } finally {
+            MISTAKES.remove();
+        }
+        if (mistakes.size() == 1) {
+            throw mistakes.values().iterator().next();
+        }
+        if (!mistakes.isEmpty()) {
+            throw BulkheadConfigurationException.invalidProperties(List.copyOf(mistakes.keySet()));
+        }
     }
 
     /** Resolves the defaults alone, so that a bad default fails even when every workload overrides it. */
@@ -144,7 +197,8 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
             TransactionTimeouts.requireMillis("deadline", value);
             // The queue wait comes off the deadline: an operation that waited it all would have no time left.
             if (value != null && value.compareTo(queueWait.value()) <= 0) {
-                throw new IllegalArgumentException("must be longer than queue-wait = " + queueWait.value() + " ("
+                throw new IllegalArgumentException("must be longer than queue-wait = "
+                        + WrittenDurations.of(queueWait.value()) + " ("
                         + queueWait.property() + "), which comes off it: an operation that waited its whole"
                         + " queue-wait would have no time left to run");
             }
@@ -247,19 +301,33 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         gate.queueDiscipline(queueDiscipline(resolver).value());
         Setting<Duration> interval = resolver.setting("queue.interval", workload -> workload.getQueue().getInterval(),
                 GateConfig.DEFAULT_QUEUE_INTERVAL);
-        validate(interval, gate::queueInterval);
+        // The interval the gate got: its built-in one when a check of every setting reported this one.
+        Duration intervalUsed = validate(interval, value -> {
+            gate.queueInterval(value);
+            return value;
+        });
         validate(resolver.setting("queue.target-delay", workload -> workload.getQueue().getTargetDelay(),
                 GateConfig.DEFAULT_QUEUE_TARGET_DELAY), targetDelay -> {
                     gate.queueTargetDelay(targetDelay);
                     // The rule is the gate's; only its words change, to name the interval's property.
                     try {
-                        GateRanges.requireTargetWithinInterval(targetDelay, interval.value());
+                        GateRanges.requireTargetWithinInterval(targetDelay, intervalUsed);
                     } catch (IllegalArgumentException beyondInterval) {
                         throw new IllegalArgumentException("must be positive and at most " + interval.property()
-                                + " = " + interval.value() + ", was " + targetDelay);
+                                + " = " + intervalUsed + ", was " + targetDelay);
                     }
                     return targetDelay;
                 });
+    }
+
+    /** What {@link #idleQueueDiscipline} and {@link #ineffectiveSettings} find in every configured workload. */
+    static List<String> settingsThatCannotAct(BulkheadProperties properties) {
+        List<String> findings = new ArrayList<>();
+        for (String name : properties.getWorkloads().keySet()) {
+            idleQueueDiscipline(name, properties).ifPresent(findings::add);
+            findings.addAll(ineffectiveSettings(name, ofWorkload(name, properties), properties));
+        }
+        return findings;
     }
 
     /**
@@ -300,9 +368,27 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         Setting<Duration> queueWait = queueWait(resolver);
         Setting<Integer> maxQueued = maxQueued(resolver);
         if (maxQueued.value() == 0 && !queueWait.value().isZero() && queueWait.property().startsWith(resolver.prefix())) {
-            findings.add("db-bulkhead workload '" + name + "': queue-wait = " + queueWait.value() + " ("
+            findings.add("db-bulkhead workload '" + name + "': queue-wait = " + WrittenDurations.of(queueWait.value()) + " ("
                     + queueWait.property() + ") has no effect while max-queued is 0 (" + maxQueued.property()
                     + "): no operation ever waits. Give the workload queue places, or remove its queue-wait.");
+        }
+        if (maxQueued.value() > 0 && queueWait.value().isZero()) {
+            findings.add("db-bulkhead workload '" + name + "': max-queued = " + maxQueued.value() + " ("
+                    + maxQueued.property() + ") has no effect while queue-wait is 0s (" + queueWait.property()
+                    + "): a queued operation gives up at once, so nothing ever waits, and neither the order of"
+                    + " waiting work nor push-out can act. Set queue-wait to about how long the workload's operations"
+                    + " take (such as 50ms), or set max-queued to 0 to say that it needs no queue.");
+        }
+        Setting<@Nullable Duration> statementTimeout = resolver.setting("statement-timeout",
+                Workload::getStatementTimeout, null);
+        Setting<@Nullable Duration> lockTimeout = resolver.setting("lock-timeout", Workload::getLockTimeout, null);
+        Duration statement = statementTimeout.value();
+        Duration lock = lockTimeout.value();
+        if (statement != null && lock != null && lock.compareTo(statement) >= 0) {
+            findings.add("db-bulkhead workload '" + name + "': lock-timeout = " + WrittenDurations.of(lock) + " ("
+                    + lockTimeout.property() + ") can never end a lock wait: statement-timeout = "
+                    + WrittenDurations.of(statement) + " (" + statementTimeout.property() + ") ends the statement"
+                    + " first, its lock waits included. Set lock-timeout below statement-timeout, or remove it.");
         }
         GateConfig gate = settings.gateConfig();
         long places = (long) gate.maxConcurrent() + gate.maxQueued();
@@ -533,10 +619,22 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         return retryAfter.getSeconds() + (retryAfter.getNano() > 0 ? 1 : 0);
     }
 
-    /** Applies {@code check} to the setting's value, reporting its refusal under the setting's property. */
+    /**
+     * Applies {@code check} to the setting's value, reporting its refusal under the setting's property; within
+     * {@link #checkAll}, notes the refusal and goes on with the setting's built-in value.
+     */
     static <T extends @Nullable Object, R extends @Nullable Object> R validate(Setting<T> setting,
                                                                                Function<T, R> check) {
-        return ResolvedSettings.requireValid(setting.property(), setting.value(), check);
+        Map<String, BulkheadConfigurationException> mistakes = MISTAKES.get();
+        try {
+            return ResolvedSettings.requireValid(setting.property(), setting.value(), check);
+        } catch (BulkheadConfigurationException refused) {
+            if (mistakes == null || Objects.equals(setting.builtIn(), setting.value())) {
+                throw refused;
+            }
+            mistakes.putIfAbsent(refused.getMessage(), refused);
+            return ResolvedSettings.requireValid(setting.property(), setting.builtIn(), check);
+        }
     }
 
     /**
@@ -551,10 +649,10 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
                                                         T builtIn) {
             T value = property.apply(own);
             if (value != null) {
-                return new Setting<>(prefix + key, value);
+                return new Setting<>(prefix + key, value, builtIn);
             }
             T inherited = property.apply(defaults);
-            return new Setting<>(DEFAULTS_PREFIX + key, inherited != null ? inherited : builtIn);
+            return new Setting<>(DEFAULTS_PREFIX + key, inherited != null ? inherited : builtIn, builtIn);
         }
     }
 }

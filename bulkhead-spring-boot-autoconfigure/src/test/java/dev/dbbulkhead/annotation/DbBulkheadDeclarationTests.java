@@ -128,6 +128,17 @@ class DbBulkheadDeclarationTests {
     }
 
     @Test
+    void dbBulkheadNamingAWorkloadInCapitalsNamesTheConfiguredWorkloadItMeantNotOneStartUpWouldRefuse() {
+        runner.withBean("entry", CapitalisedWorkload.class).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(FailureReports.report(context.getStartupFailure()))
+                    .contains("@DbBulkhead(\"Orders\")", "'Orders' cannot be a workload's name",
+                            "Action: Name 'orders' in the annotation (it is configured).")
+                    .doesNotContain("db.bulkhead.workloads.Orders");
+        });
+    }
+
+    @Test
     void dbBulkheadOnAMethodNoProxyCanInterceptFailsStartUp() {
         runner.withBean("entry", FinalMethod.class).run(context -> {
             assertThat(context).hasFailed();
@@ -337,6 +348,12 @@ class DbBulkheadDeclarationTests {
 
     static class UnknownWorkload {
         @DbBulkhead("ordrs")
+        public void place() {
+        }
+    }
+
+    static class CapitalisedWorkload {
+        @DbBulkhead("Orders")
         public void place() {
         }
     }

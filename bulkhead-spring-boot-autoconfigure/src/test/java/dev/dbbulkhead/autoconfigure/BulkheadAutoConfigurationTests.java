@@ -199,9 +199,9 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.defaults.max-concurrent=-3 | Invalid value '-3' for property 'db.bulkhead.defaults.max-concurrent' | between 1 and 2147483647
             db.bulkhead.workloads.orders.max-queued=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.max-queued' | between 0 and 2147483647
             db.bulkhead.workloads.orders.max-concurrent=2147483647,db.bulkhead.workloads.orders.max-queued=1 | Invalid value '2147483647 + 1' for property 'db.bulkhead.workloads.orders.max-concurrent + db.bulkhead.workloads.orders.max-queued' | must be at most 2147483647
-            db.bulkhead.workloads.orders.queue-wait=-5ms | Invalid value 'PT-0.005S' for property 'db.bulkhead.workloads.orders.queue-wait' | zero or positive
-            db.bulkhead.workloads.orders.transaction.timeout=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
-            db.bulkhead.workloads.orders.transaction.timeout=1500ms | Invalid value 'PT1.5S' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
+            db.bulkhead.workloads.orders.queue-wait=-5ms | Invalid value '-5ms' for property 'db.bulkhead.workloads.orders.queue-wait' | zero or positive
+            db.bulkhead.workloads.orders.transaction.timeout=-1s | Invalid value '-1s' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
+            db.bulkhead.workloads.orders.transaction.timeout=1500ms | Invalid value '1500ms' for property 'db.bulkhead.workloads.orders.transaction.timeout' | whole seconds from 1s to 2147483647s
             db.bulkhead.workloads.orders.data-source=missing | Invalid value 'missing' for property 'db.bulkhead.workloads.orders.data-source' | must name a DataSource bean; the DataSource beans are [dataSource]
             db.bulkhead.workloads.orders.transaction-manager=dataSource | Invalid value 'dataSource' for property 'db.bulkhead.workloads.orders.transaction-manager' | must name a PlatformTransactionManager bean; the PlatformTransactionManager beans are [transactionManager]
             db.bulkhead.workloads.orders.transaction.isolation=sometimes | Property: db.bulkhead.workloads.orders.transaction.isolation | READ_COMMITTED
@@ -209,21 +209,21 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.queue-wait=soon | 'db.bulkhead.workloads.orders.queue-wait' = 'soon' | is not a duration
             ~db.bulkhead.workloads.orders.statement-timeout=5s'; DROP TABLE entries; --~ | 'db.bulkhead.workloads.orders.statement-timeout' | ~= '5s'; DROP TABLE entries; --' is not a duration~
             db.bulkhead.defaults.deadline=1 fortnight | 'db.bulkhead.defaults.deadline' = '1 fortnight' | is not a duration
-            db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value 'PT0.0015S' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
-            db.bulkhead.defaults.lock-timeout=0s | Invalid value 'PT0S' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms
-            db.bulkhead.workloads.orders.deadline=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.deadline' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.workloads.orders.statement-timeout=1500us | Invalid value '1500us' for property 'db.bulkhead.workloads.orders.statement-timeout' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.defaults.lock-timeout=0s | Invalid value '0s' for property 'db.bulkhead.defaults.lock-timeout' | whole number of milliseconds between 1ms and 2147483647ms
+            db.bulkhead.workloads.orders.deadline=-1s | Invalid value '-1s' for property 'db.bulkhead.workloads.orders.deadline' | whole number of milliseconds between 1ms and 2147483647ms
             db.bulkhead.fleet.max-instances=0 | Invalid value '0' for property 'db.bulkhead.fleet.max-instances' | between 1 and 2147483647
             db.bulkhead.fleet.other-connections=-2 | Invalid value '-2' for property 'db.bulkhead.fleet.other-connections' | between 0 and 2147483647
             db.bulkhead.budget.mode=sometimes | Property: db.bulkhead.budget.mode | WARN
-            db.bulkhead.workloads.orders.retry-after=0s | Invalid value 'PT0S' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most PT24H
-            db.bulkhead.defaults.retry-after=2d | Invalid value 'PT48H' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most PT24H
-            db.bulkhead.workloads.orders.retry-after-jitter=-1s | Invalid value 'PT-1S' for property 'db.bulkhead.workloads.orders.retry-after-jitter' | from 0s to PT24H
+            db.bulkhead.workloads.orders.retry-after=0s | Invalid value '0s' for property 'db.bulkhead.workloads.orders.retry-after' | above 0s and at most 1d
+            db.bulkhead.defaults.retry-after=2d | Invalid value '2d' for property 'db.bulkhead.defaults.retry-after' | above 0s and at most 1d
+            db.bulkhead.workloads.orders.retry-after-jitter=-1s | Invalid value '-1s' for property 'db.bulkhead.workloads.orders.retry-after-jitter' | from 0s to 1d
             db.bulkhead.workloads.orders.retry.max-attempts=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.retry.max-attempts' | between 1 (no retries) and 10
             db.bulkhead.defaults.retry.max-attempts=11 | Invalid value '11' for property 'db.bulkhead.defaults.retry.max-attempts' | between 1 (no retries) and 10
             db.bulkhead.defaults.retry.percent-can-retry=1.5 | Invalid value '1.5' for property 'db.bulkhead.defaults.retry.percent-can-retry' | between 0.0 and 1.0
             db.bulkhead.workloads.orders.retry.min-retries-per-second=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.retry.min-retries-per-second' | between 0 and 2147483647
-            db.bulkhead.workloads.orders.retry.window=500ms | Invalid value 'PT0.5S' for property 'db.bulkhead.workloads.orders.retry.window' | between PT1S and PT1H
-            db.bulkhead.workloads.orders.retry.backoff-base=2s | Invalid value 'PT2S' for property 'db.bulkhead.workloads.orders.retry.backoff-base' | between PT0.001S and backoffCap PT1S
+            db.bulkhead.workloads.orders.retry.window=500ms | Invalid value '500ms' for property 'db.bulkhead.workloads.orders.retry.window' | between 1s and 1h
+            db.bulkhead.workloads.orders.retry.backoff-base=2s | Invalid value '2s' for property 'db.bulkhead.workloads.orders.retry.backoff-base' | between 1ms and backoffCap 1s
             db.bulkhead.workloads.orders.lending.borrow=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.lending.borrow' | between 0 (borrows nothing) and 1000000
             db.bulkhead.defaults.lending.borrow=1000001 | Invalid value '1000001' for property 'db.bulkhead.defaults.lending.borrow' | between 0 (borrows nothing) and 1000000
             db.bulkhead.workloads.orders.criticality.critical-reserve=1.0 | Invalid value '1.0' for property 'db.bulkhead.workloads.orders.criticality.critical-reserve' | at least 0 and below 1

@@ -147,8 +147,8 @@ class MistakesStopStartUpTests {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', quoteCharacter = '~', textBlock = """
-            db.bulkhead.workloads.orders.queue-wait=100ms,db.bulkhead.workloads.orders.deadline=50ms | Invalid value 'PT0.05S' for property 'db.bulkhead.workloads.orders.deadline' | must be longer than queue-wait = PT0.1S (db.bulkhead.workloads.orders.queue-wait)
-            db.bulkhead.defaults.queue-wait=1s,db.bulkhead.workloads.orders.deadline=1s             | Invalid value 'PT1S' for property 'db.bulkhead.workloads.orders.deadline'    | must be longer than queue-wait = PT1S (db.bulkhead.defaults.queue-wait)
+            db.bulkhead.workloads.orders.queue-wait=100ms,db.bulkhead.workloads.orders.deadline=50ms | Invalid value '50ms' for property 'db.bulkhead.workloads.orders.deadline' | must be longer than queue-wait = 100ms (db.bulkhead.workloads.orders.queue-wait)
+            db.bulkhead.defaults.queue-wait=1s,db.bulkhead.workloads.orders.deadline=1s             | Invalid value '1s' for property 'db.bulkhead.workloads.orders.deadline'    | must be longer than queue-wait = 1s (db.bulkhead.defaults.queue-wait)
             """)
     void aDeadlineNoLongerThanTheQueueWaitStopsStartUp(String properties, String named, String allowed) {
         runner.withPropertyValues(properties.split(","))
@@ -164,9 +164,75 @@ class MistakesStopStartUpTests {
                         "db.bulkhead.workloads.orders.queue-wait=50ms")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
-                    assertThat(output).contains("workload 'orders': queue-wait = PT0.05S"
+                    assertThat(output).contains("workload 'orders': queue-wait = 50ms"
                             + " (db.bulkhead.workloads.orders.queue-wait) has no effect while max-queued is 0"
                             + " (db.bulkhead.workloads.orders.max-queued)");
+                });
+    }
+
+    @Test
+    void sevenValuesOutOfRangeAcrossTheDefaultsAndTwoWorkloadsAreReportedInOneStartUpAsWritten() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=0",
+                        "db.bulkhead.workloads.orders.max-queued=-1",
+                        "db.bulkhead.workloads.orders.queue-wait=-1s",
+                        "db.bulkhead.workloads.orders.criticality.critical-reserve=1.5",
+                        "db.bulkhead.workloads.reports.fair-share.key-slots=3",
+                        "db.bulkhead.workloads.reports.retry.max-attempts=20",
+                        "db.bulkhead.defaults.deadline=0ms")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    String report = FailureReports.report(context.getStartupFailure());
+                    assertThat(report).contains("db-bulkhead property values out of their ranges (7):")
+                            .contains("Invalid value '0' for property 'db.bulkhead.workloads.orders.max-concurrent'")
+                            .contains("Invalid value '-1' for property 'db.bulkhead.workloads.orders.max-queued'")
+                            .contains("Invalid value '-1s' for property 'db.bulkhead.workloads.orders.queue-wait'")
+                            .contains("Invalid value '1.5' for property"
+                                    + " 'db.bulkhead.workloads.orders.criticality.critical-reserve'")
+                            .contains("Invalid value '3' for property 'db.bulkhead.workloads.reports.fair-share.key-slots'")
+                            .contains("Invalid value '20' for property 'db.bulkhead.workloads.reports.retry.max-attempts'")
+                            .contains("Invalid value '0s' for property 'db.bulkhead.defaults.deadline'")
+                            .as("durations as a configuration writes them").doesNotContain("PT");
+                });
+    }
+
+    @Test
+    void aValueWrittenWhereAWorkloadsKeysBelongNamesTheKeyItMayHaveMeant() {
+        runner.withPropertyValues("db.bulkhead.workloads.audit=4")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(FailureReports.report(context.getStartupFailure()))
+                            .contains("'db.bulkhead.workloads.audit' = '4' is a value where keys belong")
+                            .contains("such as 'db.bulkhead.workloads.audit.max-concurrent'")
+                            .doesNotContain("BulkheadProperties$Workload");
+                });
+    }
+
+    @Test
+    void queuePlacesWithoutAQueueWaitAreAWarningNamingBothPropertiesAndTheFix(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2",
+                        "db.bulkhead.workloads.orders.max-queued=16")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("db-bulkhead settings that cannot act as written (1):")
+                            .contains("workload 'orders': max-queued = 16 (db.bulkhead.workloads.orders.max-queued)"
+                                    + " has no effect while queue-wait is 0s (db.bulkhead.defaults.queue-wait)")
+                            .contains("Set queue-wait to about how long the workload's operations take");
+                });
+    }
+
+    @Test
+    void aLockTimeoutNotBelowTheStatementTimeoutIsAWarningInTheSameReportAsTheOthers(CapturedOutput output) {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurrent=2",
+                        "db.bulkhead.workloads.orders.statement-timeout=1s",
+                        "db.bulkhead.workloads.orders.lock-timeout=2s",
+                        "db.bulkhead.workloads.reports.max-concurrent=2",
+                        "db.bulkhead.workloads.reports.max-queued=4")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(output).contains("db-bulkhead settings that cannot act as written (2):")
+                            .contains("workload 'orders': lock-timeout = 2s (db.bulkhead.workloads.orders.lock-timeout)"
+                                    + " can never end a lock wait: statement-timeout = 1s")
+                            .contains("workload 'reports': max-queued = 4");
                 });
     }
 
