@@ -236,10 +236,9 @@ class QueueDisciplineAutoConfigurationTests {
             BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
 
             assertThat(endpoint.workload("orders").queue()).as("nothing has waited: no queue stands, none was shed")
-                    .isEqualTo(new QueueDescriptor("codel", "PT0.02S", "PT0.2S", false, 0));
-            assertThat(endpoint.workload("reports").queue()).isEqualTo(new QueueDescriptor("fifo",
-                    GateConfig.DEFAULT_QUEUE_TARGET_DELAY.toString(), GateConfig.DEFAULT_QUEUE_INTERVAL.toString(),
-                    false, 0));
+                    .isEqualTo(new QueueDescriptor("codel", "20ms", "200ms", false, 0));
+            assertThat(endpoint.workload("reports").queue()).as("the built-in target delay and interval, as written")
+                    .isEqualTo(new QueueDescriptor("fifo", "5ms", "100ms", false, 0));
             assertThat(endpoint.bulkheads().workloads().get("orders").queue().discipline()).isEqualTo("codel");
             assertThat(endpoint.workload("orders").maxQueued()).as("the existing fields stay").isEqualTo(4);
         });

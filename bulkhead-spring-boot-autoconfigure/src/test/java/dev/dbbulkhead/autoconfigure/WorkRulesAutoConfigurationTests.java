@@ -412,7 +412,7 @@ class WorkRulesAutoConfigurationTests {
                         .contains("db.bulkhead.workloads.jobs.max-queued", "'4'", "when-full is wait"));
         runner.withPropertyValues("db.bulkhead.workloads.jobs.when-full=wait")
                 .run(context -> assertThat(FailureReports.report(context.getStartupFailure()))
-                        .contains("queue-wait", "'PT0S'", "more than 0 while db.bulkhead.workloads.jobs.when-full"));
+                        .contains("queue-wait", "'0s'", "more than 0 while db.bulkhead.workloads.jobs.when-full"));
     }
 
     @Test

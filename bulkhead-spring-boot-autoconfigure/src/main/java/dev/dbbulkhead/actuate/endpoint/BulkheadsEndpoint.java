@@ -1,5 +1,8 @@
 package dev.dbbulkhead.actuate.endpoint;
 
+import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.ResolvedSettings;
+import dev.dbbulkhead.autoconfigure.WrittenDurations;
 import dev.dbbulkhead.budget.BudgetFinding;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.PoolSettings;
@@ -12,6 +15,7 @@ import dev.dbbulkhead.gate.AdmissionRules;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.GateLending;
 import dev.dbbulkhead.gate.LendingPool;
+import dev.dbbulkhead.jdbc.TransactionTimeouts;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
@@ -36,6 +40,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,6 +59,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.annotation.Isolation;
 
 /**
  * The {@code dbbulkheads} actuator endpoint: every workload's limits, state and totals next to its pool, and a
@@ -300,14 +307,25 @@ public class BulkheadsEndpoint {
     private WorkloadDescriptor describe(BulkheadTemplate template) {
         AdmissionGate gate = template.gate();
         GateConfig config = gate.config();
-        return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), config.queueWait().toString(),
+        return new WorkloadDescriptor(config.maxConcurrent(), config.maxQueued(), written(config.queueWait()),
                 gate.active(), gate.waiting(), totals.admitted(gate.workload()), totals.rejected(gate.workload()), pool(template),
                 adaptiveLimits.find(gate.workload()).map(BulkheadsEndpoint::adaptive).orElse(LimitDescriptor.FIXED),
                 QueueDescriptor.of(gate), template.retries().map(RetryDescriptor::of).orElse(null),
                 LendingDescriptor.of(gate),
                 config.admissionRules().isNone() ? null
                         : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null),
-                                keyDisplay, gate.refusedInProgress()));
+                                keyDisplay, gate.refusedInProgress()),
+                OperationDescriptor.of(template, beanFactory.getBeanProvider(BulkheadProperties.class).getIfAvailable()));
+    }
+
+    /** {@code duration} as a configuration writes it ({@code 50ms}), the form users compare with their own. */
+    static String written(Duration duration) {
+        return WrittenDurations.of(duration);
+    }
+
+    /** A measured duration, to the microsecond: finer is noise, and {@code 3123us} still reads as written. */
+    static String measured(Duration duration) {
+        return WrittenDurations.of(duration.truncatedTo(ChronoUnit.MICROS));
     }
 
     private static LimitDescriptor adaptive(AdaptiveLimit limit) {
@@ -318,7 +336,7 @@ public class BulkheadsEndpoint {
     }
 
     private static @Nullable String holdTime(long nanos) {
-        return nanos == 0 ? null : Duration.ofNanos(nanos).toString();
+        return nanos == 0 ? null : measured(Duration.ofNanos(nanos));
     }
 
     private @Nullable PoolDescriptor pool(BulkheadTemplate template) {
@@ -330,7 +348,7 @@ public class BulkheadsEndpoint {
                 .filter(bean -> bean.getValue() == dataSource).map(Map.Entry::getKey).findFirst().orElse(null);
         return PoolSettings.of(dataSource)
                 .map(limits -> new PoolDescriptor(beanName, limits.name(), limits.maximumPoolSize(),
-                        limits.connectionTimeout().toString()))
+                        written(limits.connectionTimeout())))
                 .orElseGet(() -> new PoolDescriptor(beanName, null, null, null));
     }
 
@@ -416,19 +434,19 @@ public class BulkheadsEndpoint {
      *
      * @param access         what the sampler's role sees: {@code whole_server}, {@code own_role_only} (other roles'
      *                       sessions are not counted) or {@code not_postgresql} (nothing is sampled)
-     * @param interval       the time between samples (ISO-8601)
+     * @param interval       the time between samples (as a configuration writes it, such as 50ms)
      * @param serverCpus     the server's processors as configured; null when not known
-     * @param sampledAgo     how long ago the last sample was read (ISO-8601); null before the first
+     * @param sampledAgo     how long ago the last sample was read (as a configuration writes it, such as 50ms); null before the first
      * @param current        whether that sample is recent enough to steer by (within three intervals)
      * @param activeSessions the sessions running a statement, by what they waited for ({@code cpu}, {@code lock},
      *                       {@code lwlock}, {@code io}, {@code ipc}, {@code client}, {@code other}); classes with none
      *                       left out
-     * @param oldestLockWait the longest lock wait of a session of the database (ISO-8601); null when none waited
+     * @param oldestLockWait the longest lock wait of a session of the database (as a configuration writes it, such as 50ms); null when none waited
      * @param commits        the server's count of committed transactions, as last read; null before the first sample
      * @param rollbacks      likewise, rolled back
      * @param deadlocks      likewise, deadlocks
-     * @param replicaLag     the largest replay lag of the server's replicas (ISO-8601); null when none
-     * @param queryTime      how long the last sample's query took (ISO-8601); null before the first
+     * @param replicaLag     the largest replay lag of the server's replicas (as a configuration writes it, such as 50ms); null when none
+     * @param queryTime      how long the last sample's query took (as a configuration writes it, such as 50ms); null before the first
      * @param failuresInARow samples failed since the last that succeeded
      * @param saturation     how the limit read the last sample; null when no workload follows the database, or before
      *                       the first sample
@@ -454,21 +472,21 @@ public class BulkheadsEndpoint {
                     limits.put(limit.workload(), DatabaseLimitDescriptor.of(limit,
                             governed.limits().measuredWritesPerSecond(limit.workload())))));
             if (last == null) {
-                return new DatabaseDescriptor(access, settings.interval().toString(), cpus, null, false, Map.of(),
+                return new DatabaseDescriptor(access, written(settings.interval()), cpus, null, false, Map.of(),
                         null, null, null, null, null, null, sampler.failuresInARow(), saturation, limits);
             }
             Map<String, Integer> active = new LinkedHashMap<>();
             last.activeSessions().forEach((waitClass, sessions) ->
                     active.put(waitClass.name().toLowerCase(Locale.ROOT), sessions));
-            return new DatabaseDescriptor(access, settings.interval().toString(), cpus,
-                    Duration.ofNanos(System.nanoTime() - last.sampledAtNanos()).toString(),
+            return new DatabaseDescriptor(access, written(settings.interval()), cpus,
+                    measured(Duration.ofNanos(System.nanoTime() - last.sampledAtNanos())),
                     sampler.current().isPresent(), active, text(last.oldestLockWait()), last.commits(),
-                    last.rollbacks(), last.deadlocks(), text(last.replicaLag()), last.queryTime().toString(),
+                    last.rollbacks(), last.deadlocks(), text(last.replicaLag()), measured(last.queryTime()),
                     sampler.failuresInARow(), saturation, limits);
         }
 
         private static @Nullable String text(@Nullable Duration duration) {
-            return duration == null ? null : duration.toString();
+            return duration == null ? null : measured(duration);
         }
     }
 
@@ -525,8 +543,8 @@ public class BulkheadsEndpoint {
      *
      * @param headers the headers that carry a caller's budget, by name, with their format ({@code grpc-timeout} or
      *                {@code milliseconds})
-     * @param budget  the application's budget of a request no path budget matches (ISO-8601); null for none
-     * @param paths   the budgets by path pattern, in the order they are tried (ISO-8601)
+     * @param budget  the application's budget of a request no path budget matches (as a configuration writes it, such as 50ms); null for none
+     * @param paths   the budgets by path pattern, in the order they are tried (as a configuration writes it, such as 50ms)
      */
     public record RequestDeadlineDescriptor(Map<String, String> headers, @Nullable String budget,
                                             Map<String, String> paths) {
@@ -607,11 +625,11 @@ public class BulkheadsEndpoint {
      * @param total       the connections the whole fleet may use now, which the targets split: the budget, or less
      *                    while {@code db.bulkhead.fleet.total=database} follows the database's signals
      * @param canServe    false when fewer connections than workloads leave a gate without one
-     * @param leaseLeft   how long its lease stays valid by its own reckoning (ISO-8601)
+     * @param leaseLeft   how long its lease stays valid by its own reckoning (as a configuration writes it, such as 50ms)
      * @param heartbeatsPerRenewal the heartbeats it lets pass between two renewals while its share is settled: 1
      *                    unless the fleet has more than five members and its coordinator announces the fleet's changes
      * @param leaseTtl    the lease it asks for at each renewal, {@code db.bulkhead.fleet.lease-ttl} times
-     *                    {@code heartbeatsPerRenewal} (ISO-8601): how long a share outlives a member that stops
+     *                    {@code heartbeatsPerRenewal} (as a configuration writes it, such as 50ms): how long a share outlives a member that stops
      *                    without leaving
      * @param lastFailure why the last renewal failed; null when it succeeded
      * @param ceilings    each coordinated workload's cap on B from the share
@@ -627,8 +645,8 @@ public class BulkheadsEndpoint {
             ceilings.forEach((workload, ceiling) -> caps.put(workload, ceiling.ceiling()));
             return new FleetDescriptor(snapshot.memberId(), snapshot.status().name().toLowerCase(Locale.ROOT),
                     snapshot.applied(), snapshot.granted(), snapshot.target(), snapshot.budget(), snapshot.total(),
-                    snapshot.canServe(), snapshot.leaseLeft().toString(), snapshot.heartbeatsPerRenewal(),
-                    snapshot.leaseTtl().toString(), snapshot.lastFailure(), caps,
+                    snapshot.canServe(), measured(snapshot.leaseLeft()), snapshot.heartbeatsPerRenewal(),
+                    written(snapshot.leaseTtl()), snapshot.lastFailure(), caps,
                     snapshot.members().stream().map(MemberDescriptor::of).toList());
         }
     }
@@ -641,15 +659,15 @@ public class BulkheadsEndpoint {
      * @param demand    the most connections it can use (its pool's configured maximum)
      * @param granted   what its lease grants
      * @param target    its fair share at its last renewal
-     * @param leaseAge  time since its last renewal (ISO-8601)
-     * @param leaseLeft time until its lease expires (ISO-8601)
+     * @param leaseAge  time since its last renewal (as a configuration writes it, such as 50ms)
+     * @param leaseLeft time until its lease expires (as a configuration writes it, such as 50ms)
      */
     public record MemberDescriptor(String memberId, int weight, int demand, int granted, int target, String leaseAge,
                                    String leaseLeft) {
 
         static MemberDescriptor of(FleetMemberState state) {
             return new MemberDescriptor(state.memberId(), state.weight(), state.demand(), state.granted(),
-                    state.target(), state.leaseAge().toString(), state.leaseLeft().toString());
+                    state.target(), measured(state.leaseAge()), measured(state.leaseLeft()));
         }
     }
 
@@ -668,7 +686,7 @@ public class BulkheadsEndpoint {
      *
      * @param maxConcurrent B, execution permits
      * @param maxQueued     Q, admissions beyond B
-     * @param queueWait     the longest wait for an execution permit (ISO-8601)
+     * @param queueWait     the longest wait for an execution permit (as a configuration writes it, such as 50ms)
      * @param active        operations holding an execution permit now
      * @param waiting       operations admitted and waiting now
      * @param admitted      operations that got an execution permit since start-up
@@ -683,13 +701,61 @@ public class BulkheadsEndpoint {
      *                      when it takes no part in lending
      * @param rules         the criticality reserves and fair shares, with the busiest keys; null for a workload
      *                      without them
+     * @param operation     the transaction, the timeouts, the deadline and the Retry-After of each operation
      */
     public record WorkloadDescriptor(int maxConcurrent, int maxQueued, String queueWait, int active, int waiting,
                                      long admitted, Map<String, Long> rejected, @Nullable PoolDescriptor pool,
                                      LimitDescriptor limit, QueueDescriptor queue, @Nullable RetryDescriptor retry,
                                      @Nullable LendingDescriptor lending,
-                                     @Nullable RulesDescriptor rules)
+                                     @Nullable RulesDescriptor rules, OperationDescriptor operation)
             implements OperationResponseBody {
+    }
+
+    /**
+     * What governs each operation of a workload once admitted, as its configuration sets it: a newcomer checks here
+     * that the timeouts written are the ones in force. Unset values are {@code none}.
+     *
+     * @param readOnly           whether its transactions are read-only
+     * @param isolation          the isolation level of its transactions ({@code default}: the database's)
+     * @param transactionTimeout the transaction timeout, or {@code none} for the transaction manager's
+     * @param statementTimeout   PostgreSQL's {@code statement_timeout} in its transactions, or {@code none}
+     * @param lockTimeout        PostgreSQL's {@code lock_timeout} in its transactions, or {@code none}
+     * @param deadline           the budget of a whole operation from entering the gate, or {@code none}
+     * @param retryAfter         the {@code Retry-After} of its 503 answers, at least
+     * @param retryAfterJitter   the most added at random to {@code retryAfter}
+     */
+    public record OperationDescriptor(boolean readOnly, String isolation, String transactionTimeout,
+                                      String statementTimeout, String lockTimeout, String deadline, String retryAfter,
+                                      String retryAfterJitter) {
+
+        private static final String NONE = "none";
+
+        static OperationDescriptor of(BulkheadTemplate template, @Nullable BulkheadProperties properties) {
+            TransactionDefinition transaction = template.transactionDefinition();
+            TransactionTimeouts timeouts = template.timeouts();
+            String workload = template.workload();
+            long retryAfter = properties == null ? 0 : ResolvedSettings.retryAfterSeconds(workload, properties);
+            long jitter = properties == null ? 0 : ResolvedSettings.retryAfterJitterSeconds(workload, properties);
+            return new OperationDescriptor(transaction.isReadOnly(), isolation(transaction.getIsolationLevel()),
+                    transaction.getTimeout() == TransactionDefinition.TIMEOUT_DEFAULT ? NONE
+                            : written(Duration.ofSeconds(transaction.getTimeout())),
+                    orNone(timeouts.statementTimeout()), orNone(timeouts.lockTimeout()), orNone(timeouts.deadline()),
+                    written(Duration.ofSeconds(retryAfter)), written(Duration.ofSeconds(jitter)));
+        }
+
+        private static String orNone(@Nullable Duration duration) {
+            return duration == null ? NONE : written(duration);
+        }
+
+        /** As {@code transaction.isolation} is written: {@code read-committed}, or {@code default}. */
+        private static String isolation(int level) {
+            for (Isolation isolation : Isolation.values()) {
+                if (isolation.value() == level) {
+                    return isolation.name().toLowerCase(Locale.ROOT).replace('_', '-');
+                }
+            }
+            return String.valueOf(level);
+        }
     }
 
     /**
@@ -768,7 +834,7 @@ public class BulkheadsEndpoint {
      * @param maxAttempts         attempts the workload gives each operation by itself, the first included
      * @param percentCanRetry     share of the window's first attempts that may be retried
      * @param minRetriesPerSecond retries granted a second without first attempts to pay for them
-     * @param window              the sliding window of the budget (ISO-8601)
+     * @param window              the sliding window of the budget (as a configuration writes it, such as 50ms)
      * @param granted             retries the budget granted since start-up
      * @param refused             retries of safe failures the budget refused since start-up
      * @param balance             retries the budget would grant now
@@ -779,7 +845,7 @@ public class BulkheadsEndpoint {
         static RetryDescriptor of(WorkloadRetries retries) {
             RetryBudgetConfig budget = retries.budget().config();
             return new RetryDescriptor(retries.maxAttempts(), budget.percentCanRetry(), budget.minRetriesPerSecond(),
-                    budget.window().toString(), retries.granted(), retries.refused(), retries.budget().balance());
+                    written(budget.window()), retries.granted(), retries.refused(), retries.budget().balance());
         }
     }
 
@@ -787,8 +853,8 @@ public class BulkheadsEndpoint {
      * How a workload's waiting operations are served.
      *
      * @param discipline  {@code fifo} or {@code codel}
-     * @param targetDelay the CoDel discipline's target delay (ISO-8601)
-     * @param interval    the CoDel discipline's interval (ISO-8601)
+     * @param targetDelay the CoDel discipline's target delay (as a configuration writes it, such as 50ms)
+     * @param interval    the CoDel discipline's interval (as a configuration writes it, such as 50ms)
      * @param standing    whether the CoDel discipline judges the queue standing now (newest first, shedding);
      *                    always false under fifo
      * @param shed        waiters refused because the queue stood, since start-up; each also counted in
@@ -799,7 +865,7 @@ public class BulkheadsEndpoint {
         static QueueDescriptor of(AdmissionGate gate) {
             GateConfig config = gate.config();
             return new QueueDescriptor(config.queueDiscipline().name().toLowerCase(Locale.ROOT),
-                    config.queueTargetDelay().toString(), config.queueInterval().toString(), gate.queueStanding(),
+                    written(config.queueTargetDelay()), written(config.queueInterval()), gate.queueStanding(),
                     gate.shedCount());
         }
     }
@@ -825,8 +891,8 @@ public class BulkheadsEndpoint {
      *
      * @param concurrent       the learnt B
      * @param limit            the learnt B before rounding to whole operations
-     * @param noLoadHoldTime   the median hold time measured at the floor (ISO-8601); null before the first probe
-     * @param recentHoldTime   the median hold time of the last window (ISO-8601); null before the first window
+     * @param noLoadHoldTime   the median hold time measured at the floor (as a configuration writes it, such as 50ms); null before the first probe
+     * @param recentHoldTime   the median hold time of the last window (as a configuration writes it, such as 50ms); null before the first window
      * @param probing          whether the no-load hold time is being measured now
      */
     public record LearntDescriptor(int concurrent, double limit, @Nullable String noLoadHoldTime,
@@ -839,7 +905,7 @@ public class BulkheadsEndpoint {
      * @param dataSource     its bean name, when it is a bean
      * @param name           the HikariCP pool name, when it is (or wraps) a HikariCP pool
      * @param maximumSize    the HikariCP maximum pool size, P
-     * @param connectionTimeout how long the pool's {@code getConnection()} waits (ISO-8601)
+     * @param connectionTimeout how long the pool's {@code getConnection()} waits (as a configuration writes it, such as 50ms)
      */
     public record PoolDescriptor(@Nullable String dataSource, @Nullable String name, @Nullable Integer maximumSize,
                                  @Nullable String connectionTimeout) {

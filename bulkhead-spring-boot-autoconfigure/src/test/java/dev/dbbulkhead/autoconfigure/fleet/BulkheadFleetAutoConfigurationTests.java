@@ -276,7 +276,7 @@ class BulkheadFleetAutoConfigurationTests {
                     assertThat(fleet.status()).isEqualTo("leased");
                     assertThat(fleet.budget()).isEqualTo(5);
                     assertThat(fleet).as("a fleet of one renews every heartbeat on the configured lease")
-                            .extracting("heartbeatsPerRenewal", "leaseTtl").containsExactly(1, "PT2S");
+                            .extracting("heartbeatsPerRenewal", "leaseTtl").containsExactly(1, "2s");
                     assertThat(fleet.ceilings()).containsEntry("orders", 3).containsEntry("reports", 2);
                     assertThat(fleet.members()).singleElement().satisfies(member -> {
                         assertThat(member.memberId()).isEqualTo(fleet.memberId());
@@ -472,8 +472,8 @@ class BulkheadFleetAutoConfigurationTests {
     @ParameterizedTest(name = "{0}={1}")
     @CsvSource(delimiter = '|', value = {
             "connection-budget | 0     | 0       | must be between 1 and",
-            "heartbeat         | 0s    | PT0S    | heartbeat must be above 0s",
-            "lease-ttl         | 150ms | PT0.15S | at least two heartbeats (PT0.2S)",
+            "heartbeat         | 0s    | 0s    | heartbeat must be above 0s",
+            "lease-ttl         | 150ms | 150ms | at least two heartbeats (200ms)",
             "weight            | 0     | 0       | weight must be between 1 and",
             "floor             | 11    | 11      | floor must be between 1 and the pool's maximum size 10",
             "table             | a;b   | a;b     | table must be an unquoted identifier"

@@ -6,6 +6,7 @@ import dev.dbbulkhead.actuate.endpoint.WorkloadTotals;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.WrittenDurations;
 import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
@@ -72,9 +73,9 @@ public final class BulkheadEndpointAutoConfiguration {
                 .replace('_', '-')));
         Map<String, String> paths = new LinkedHashMap<>();
         for (BulkheadProperties.PathBudget path : configured.getPaths()) {
-            paths.put(String.valueOf(path.getPattern()), String.valueOf(path.getBudget()));
+            paths.put(String.valueOf(path.getPattern()), WrittenDurations.of((Object) path.getBudget()));
         }
-        return new BulkheadsEndpoint.RequestDeadlineDescriptor(headers, budget == null ? null : budget.toString(),
+        return new BulkheadsEndpoint.RequestDeadlineDescriptor(headers, budget == null ? null : WrittenDurations.of(budget),
                 paths);
     }
 

@@ -135,21 +135,21 @@ class HttpApplicationTests extends WebApplicationTestSupport {
         JsonNode orders = workloads.get("orders");
         assertThat(orders.get("maxConcurrent").asInt()).isEqualTo(8);
         assertThat(orders.get("maxQueued").asInt()).isEqualTo(16);
-        assertThat(orders.get("queueWait").asString()).isEqualTo("PT0.05S");
+        assertThat(orders.get("queueWait").asString()).isEqualTo("50ms");
         assertThat(orders.get("rejected").propertyNames()).containsExactly("full", "timeout", "interrupted",
                 "insufficient_time", "criticality", "fair_share", "pushed_out", "borrow_refused", "shutting_down");
         JsonNode queue = orders.get("queue");
         assertThat(queue.propertyNames()).containsExactly("discipline", "targetDelay", "interval", "standing", "shed");
         assertThat(queue.get("discipline").asString()).isEqualTo("fifo");
-        assertThat(queue.get("targetDelay").asString()).isEqualTo("PT0.005S");
-        assertThat(queue.get("interval").asString()).isEqualTo("PT0.1S");
+        assertThat(queue.get("targetDelay").asString()).isEqualTo("5ms");
+        assertThat(queue.get("interval").asString()).isEqualTo("100ms");
         assertThat(queue.get("standing").asBoolean()).isFalse();
         assertThat(queue.get("shed").asLong()).isZero();
         JsonNode pool = orders.get("pool");
         assertThat(pool.get("dataSource").asString()).isEqualTo("dataSource");
         assertThat(pool.get("name").asString()).isEqualTo("main-pool");
         assertThat(pool.get("maximumSize").asInt()).isEqualTo(30);
-        assertThat(pool.get("connectionTimeout").asString()).isEqualTo("PT30S");
+        assertThat(pool.get("connectionTimeout").asString()).isEqualTo("30s");
         JsonNode budget = json(response).get("budget");
         assertThat(budget.get("fleet").get(0).asString())
                 .startsWith("2 instances × 30 connections + 5 other = 65 ≤ ")

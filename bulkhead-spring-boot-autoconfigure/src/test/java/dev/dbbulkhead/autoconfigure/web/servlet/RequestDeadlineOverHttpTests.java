@@ -83,11 +83,11 @@ class RequestDeadlineOverHttpTests {
 
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(response.body())
-                .contains("\"requestDeadline\":{\"headers\":{\"grpc-timeout\":\"grpc-timeout\"},\"budget\":\"PT0.3S\","
+                .contains("\"requestDeadline\":{\"headers\":{\"grpc-timeout\":\"grpc-timeout\"},\"budget\":\"300ms\","
                         + "\"paths\":{}}")
                 .as("no retries of its own, and the default budget: its floor of 10 a second over 10 s to grant")
                 .contains("\"retry\":{\"maxAttempts\":1,\"percentCanRetry\":0.1,\"minRetriesPerSecond\":10,"
-                        + "\"window\":\"PT10S\",\"granted\":0,\"refused\":0,\"balance\":100}");
+                        + "\"window\":\"10s\",\"granted\":0,\"refused\":0,\"balance\":100}");
     }
 
     @Test
