@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -85,8 +86,24 @@ final class BulkheadPropertiesCheck {
         check.checkWrittenWorkloadNames();
         check.checkProperties();
         if (!check.problems.isEmpty()) {
+            // Stopping anyway: the values out of their ranges go in the same report, so that one start-up tells all.
+            check.valuesOutOfRange();
             throw BulkheadConfigurationException.propertiesNotAsWritten(List.copyOf(check.problems));
         }
+    }
+
+    /**
+     * The values out of their ranges, as the gates' own checks find them once the properties are bound; none when
+     * the properties do not bind (a value that does not convert is reported already).
+     */
+    private void valuesOutOfRange() {
+        BulkheadProperties bound;
+        try {
+            bound = Binder.get(environment).bindOrCreate(BulkheadProperties.PREFIX, BulkheadProperties.class);
+        } catch (RuntimeException notBound) {
+            return;
+        }
+        WorkloadSettings.mistakes(bound).forEach(mistake -> problems.add(mistake.getMessage()));
     }
 
     /** Each property once, as the source of highest precedence gives it: the value that would be bound. */

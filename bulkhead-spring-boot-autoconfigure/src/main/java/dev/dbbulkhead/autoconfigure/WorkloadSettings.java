@@ -99,6 +99,18 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
      * @throws BulkheadConfigurationException naming each property refused, its value and its range
      */
     static void checkAll(BulkheadProperties properties) {
+        List<BulkheadConfigurationException> mistakes = mistakes(properties);
+        if (mistakes.size() == 1) {
+            throw mistakes.get(0);
+        }
+        if (!mistakes.isEmpty()) {
+            throw BulkheadConfigurationException.invalidProperties(
+                    mistakes.stream().map(BulkheadConfigurationException::getMessage).toList());
+        }
+    }
+
+    /** Every value out of its range in the defaults and the configured workloads, each once. */
+    static List<BulkheadConfigurationException> mistakes(BulkheadProperties properties) {
         // By message: a default's mistake, inherited by every workload, is one mistake.
         Map<String, BulkheadConfigurationException> mistakes = new LinkedHashMap<>();
         List<@Nullable String> names = new ArrayList<>();
@@ -125,12 +137,7 @@ record WorkloadSettings(GateConfig gateConfig, TransactionDefinition transaction
         } finally {
             MISTAKES.remove();
         }
-        if (mistakes.size() == 1) {
-            throw mistakes.values().iterator().next();
-        }
-        if (!mistakes.isEmpty()) {
-            throw BulkheadConfigurationException.invalidProperties(List.copyOf(mistakes.keySet()));
-        }
+        return List.copyOf(mistakes.values());
     }
 
     /** Resolves the defaults alone, so that a bad default fails even when every workload overrides it. */

@@ -196,6 +196,18 @@ class MistakesStopStartUpTests {
     }
 
     @Test
+    void aMisspeltKeyAndAValueOutOfRangeAreReportedInTheSameStartUp() {
+        runner.withPropertyValues("db.bulkhead.workloads.orders.max-concurent=4",
+                        "db.bulkhead.workloads.orders.max-queued=-1")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(FailureReports.report(context.getStartupFailure()))
+                            .contains("'db.bulkhead.workloads.orders.max-concurent' is not a db-bulkhead property")
+                            .contains("Invalid value '-1' for property 'db.bulkhead.workloads.orders.max-queued'");
+                });
+    }
+
+    @Test
     void aValueWrittenWhereAWorkloadsKeysBelongNamesTheKeyItMayHaveMeant() {
         runner.withPropertyValues("db.bulkhead.workloads.audit=4")
                 .run(context -> {
