@@ -249,18 +249,21 @@ public final class SaturationLimits {
             List<Integer> steeredCaps = climbed(signals, reading, steered, decision.caps());
             rememberSurge(reading, before);
             List<Limit> now = new ArrayList<>(governed.size());
+            List<String> moved = new ArrayList<>();
             int next = 0;
             for (int i = 0; i < governed.size(); i++) {
                 Governed workload = governed.get(i);
                 SaturationPolicy.Workload state = seen.get(i);
                 int cap = workload.mode() == Mode.STEER ? steeredCaps.get(next++)
-                        : recommended(workload.workload(), reading, state, signals.sampledAtNanos());
+                        : recommended(workload.workload(), reading, state, signals.sampledAtNanos(), moved);
                 if (cap != state.cap() && workload.mode() == Mode.STEER) {
                     workload.applyCap().accept(cap);
                 }
                 now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
             }
             limits = List.copyOf(now);
+            // After the caps: whoever sees a new recommendation, or reads its line, finds it as the cap too.
+            publishRecommendations(moved);
             reportChange(reading, signals.sampledAtNanos());
         } finally {
             deciding.unlock();
@@ -269,29 +272,36 @@ public final class SaturationLimits {
 
     /**
      * The B recommended for {@code workload} once this sample's estimate joins its window: the one shown before, or
-     * the B it asks for before the window holds enough, unless the window moves it. A change is written.
+     * the B it asks for before the window holds enough, unless the window moves it; then its name joins {@code moved}.
      */
     private int recommended(String workload, SaturationPolicy.Reading reading, SaturationPolicy.Workload state,
-                            long sampledAtNanos) {
-        RecommendationWindow window = Objects.requireNonNull(windows.get(workload), workload);
+                            long sampledAtNanos, List<String> moved) {
+        RecommendationWindow window = window(workload);
         boolean saturated = reading.state() == SaturationPolicy.State.SATURATED
                 || reading.state() == SaturationPolicy.State.LOCK_CONTENTION;
-        boolean changed = window.onSample(sampledAtNanos, policy.estimate(reading, state), saturated);
-        Optional<Recommendation> shown = window.recommendation();
-        if (shown.isEmpty()) {
-            return state.cap();
+        if (window.onSample(sampledAtNanos, policy.estimate(reading, state), saturated)) {
+            moved.add(workload);
         }
-        Recommendation now = shown.get();
-        Recommendation before = recommendations.put(workload, now);
-        if (!changed) {
-            return now.limit();
-        }
-        log.log(Level.INFO, "The B recommended for workload '" + workload + "' is now " + now.limit()
-                + (before == null ? "" : " (was " + before.limit() + ")") + ": the median of the B that "
-                + now.samples() + " samples over the last " + now.window() + " pointed to, their middle half "
-                + now.lowerQuartile() + " to " + now.upperQuartile() + "; the database saturated at "
-                + now.saturatedSamples() + " of them; confidence " + now.confidence().name().toLowerCase(Locale.ROOT));
-        return now.limit();
+        return window.recommendation().map(Recommendation::limit).orElse(state.cap());
+    }
+
+    /** Shows each window's recommendation with its support now, and writes those that {@code moved}. */
+    private void publishRecommendations(List<String> moved) {
+        windows.forEach((workload, window) -> window.recommendation().ifPresent(now -> {
+            Recommendation before = recommendations.put(workload, now);
+            if (moved.contains(workload)) {
+                log.log(Level.INFO, "The B recommended for workload '" + workload + "' is now " + now.limit()
+                        + (before == null ? "" : " (was " + before.limit() + ")") + ": the median of the B that "
+                        + now.samples() + " samples over the last " + now.window() + " pointed to, their middle"
+                        + " half " + now.lowerQuartile() + " to " + now.upperQuartile() + "; the database saturated at "
+                        + now.saturatedSamples() + " of them; confidence "
+                        + now.confidence().name().toLowerCase(Locale.ROOT));
+            }
+        }));
+    }
+
+    private RecommendationWindow window(String workload) {
+        return Objects.requireNonNull(windows.get(workload), workload);
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
+import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -129,6 +130,45 @@ class RecommendedLimitTests {
         }
         assertThat(healthy.recommendation("reports").orElseThrow()).extracting(Recommendation::confidence,
                 Recommendation::saturatedSamples, Recommendation::samples).containsExactly(Confidence.LOW, 0, 30);
+    }
+
+    @Test
+    void whenItsLineIsWrittenTheNewRecommendationIsAlreadyTheCapEveryReaderSees() {
+        List<String> capsWhenWritten = new ArrayList<>();
+        SaturationLimits[] watched = new SaturationLimits[1];
+        System.Logger readingTheCap = new System.Logger() {
+            @Override
+            public String getName() {
+                return "reading the cap";
+            }
+
+            @Override
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
+                log(level, bundle, message, (Object[]) null);
+            }
+
+            @Override
+            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+                if (format.contains("recommended for workload")) {
+                    capsWhenWritten.add(format.substring(0, format.indexOf(':')) + " while the cap read "
+                            + watched[0].limit("reports").orElseThrow().cap() + " and the recommendation "
+                            + watched[0].recommendation("reports").orElseThrow().limit());
+                }
+            }
+        };
+        watched[0] = new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("reports", Mode.RECOMMEND,
+                Criticality.DEFAULT, 1, () -> 20, () -> 20, () -> true, cap -> { })), readingTheCap);
+        for (int sample = 0; sample < RecommendationWindow.LEAST_SAMPLES; sample++) {
+            watched[0].onSample(signalsAt(sample, 20));
+        }
+
+        assertThat(capsWhenWritten).containsExactly("The B recommended for workload 'reports' is now 4 while the cap"
+                + " read 4 and the recommendation 4");
     }
 
     @Test
