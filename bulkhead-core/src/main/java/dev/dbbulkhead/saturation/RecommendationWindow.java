@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * statements is on no processor): under a steady load it may read 10, 3, 2, 4, 2, 10 one second after another. The
  * median of a window of them stands still; and a B within their middle half is as good an answer as the median, so
  * the shown B follows the median only once it has left that half: after a real change, within about three quarters
- * of the window.
+ * of the window. Until the window holds {@value #SURE_SAMPLES} estimates, the B follows their median as it goes: the
+ * start-up of a load must not pin it.
  *
  * <p>Samples without evidence of the workload's own (it runs nothing, the server is merely busy) neither vote nor age
  * the window: once the load is gone, the recommendation stays the one its samples supported. Time is the samples'
@@ -66,7 +67,10 @@ final class RecommendationWindow {
         SaturationLimits.Recommendation before = shown;
         // Every estimate is at least 1: a B of 0 for none is within no quartiles.
         int previous = before == null ? 0 : before.limit();
-        int limit = previous >= lowerQuartile && previous <= upperQuartile ? previous : nearestRank(sorted, 0.5);
+        // Until the window holds enough to be sure, the B follows the median: else the first samples of a load, its
+        // start-up, would pin the B for as long as they stay in the window.
+        boolean holds = sorted.length >= SURE_SAMPLES && previous >= lowerQuartile && previous <= upperQuartile;
+        int limit = holds ? previous : nearestRank(sorted, 0.5);
         int saturatedSamples = (int) estimates.stream().filter(Estimate::saturated).count();
         boolean sure = sorted.length >= SURE_SAMPLES && saturatedSamples > 0;
         shown = new SaturationLimits.Recommendation(limit, sure ? SaturationLimits.Confidence.HIGH
