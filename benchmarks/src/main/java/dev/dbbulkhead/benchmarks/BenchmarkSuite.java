@@ -48,7 +48,7 @@ import java.util.Optional;
  * {@code signals} ({@link SignalsCostRun}): what the database's sampler costs, in about ten seconds; nor
  * {@code fleet-scale} ({@link FleetScaleRun}): what fleet coordination costs the database at 10, 50 and 100 members;
  * nor {@code saturation} ({@link SaturationRun}): the limit that follows the database's signals under lock contention
- * and a surge outside the gates, in about four minutes; nor {@code fleet-saturation} ({@link FleetSaturationRun}): three
+ * and a surge outside the gates, and recommend mode under a steady load, in about twenty minutes; nor {@code fleet-saturation} ({@link FleetSaturationRun}): three
  * instances in JVMs of their own whose total follows the database through a surge from outside, in about a minute.
  */
 public final class BenchmarkSuite {

@@ -2,12 +2,17 @@ package dev.dbbulkhead.saturation;
 
 import dev.dbbulkhead.gate.Criticality;
 import java.lang.System.Logger.Level;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
@@ -17,7 +22,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The mechanism of the limits that follow one database's saturation: at each sample of its signals it asks the
  * {@link SaturationPolicy} for the caps of the workloads it steers and applies them, and for the workloads it only
- * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}). While the lock
+ * recommends for, estimates the B the sample's evidence points to ({@link SaturationPolicy#recommend}) and shows one
+ * B over a window of those estimates ({@link Recommendation}), written when it changes. While the lock
  * is what limits ({@link SaturationPolicy#lockBound}) and it steers one workload only, it checks the policy's cut
  * against the rate of the server's writes measured at each B ({@link LockContentionClimb}). One per database, fed by
  * its {@link DatabaseSampler}.
@@ -33,8 +39,8 @@ public final class SaturationLimits {
         /** Applies it: the workload's B is the smaller of the B it asks for and the cap. */
         STEER,
         /**
-         * Shows the B each sample's evidence points to ({@link SaturationPolicy#recommend}) and leaves the workload's
-         * B alone.
+         * Shows one B over a window of samples ({@link Recommendation}), from the B each sample's evidence points to
+         * ({@link SaturationPolicy#recommend}), and leaves the workload's B alone.
          */
         RECOMMEND
     }
@@ -87,6 +93,46 @@ public final class SaturationLimits {
                         int running, boolean queued) {
     }
 
+    /** How sure a recommended B is. */
+    public enum Confidence {
+        /**
+         * Few samples support it ({@value RecommendationWindow#SURE_SAMPLES} at least are wanted), or the database was
+         * never saturated at them: then it is only as much as the workload used, and more may serve as well.
+         */
+        LOW,
+        /** At least {@value RecommendationWindow#SURE_SAMPLES} samples support it, the database saturated at some. */
+        HIGH
+    }
+
+    /**
+     * The B recommended for a workload ({@link Mode#RECOMMEND}) over a window of samples: the median of the B each
+     * sample's evidence pointed to, moved only once it has left the middle half of them, so that a steady load shows
+     * one figure.
+     *
+     * @param limit            the B recommended
+     * @param confidence       how sure it is
+     * @param samples          the samples within the window whose evidence pointed to a B
+     * @param saturatedSamples of those, the samples at which the database was saturated or its locks contended
+     * @param lowerQuartile    the B a quarter of those samples pointed to or below
+     * @param upperQuartile    the B three quarters of them pointed to or below
+     * @param window           how far back the samples reach
+     */
+    public record Recommendation(int limit, Confidence confidence, int samples, int saturatedSamples,
+                                 int lowerQuartile, int upperQuartile, Duration window) {
+
+        public Recommendation {
+            Objects.requireNonNull(confidence, "confidence");
+            Objects.requireNonNull(window, "window");
+        }
+    }
+
+    /** How far back a recommendation's samples reach by default: a minute of a steady load holds one figure. */
+    public static final Duration DEFAULT_RECOMMENDATION_WINDOW = Duration.ofMinutes(1);
+    /** The shortest recommendation window: ten samples at the default interval. */
+    public static final Duration SHORTEST_RECOMMENDATION_WINDOW = Duration.ofSeconds(10);
+    /** The longest recommendation window. */
+    public static final Duration LONGEST_RECOMMENDATION_WINDOW = Duration.ofHours(1);
+
     /** The least time between two lines about the database's state. */
     static final long LOG_INTERVAL_NANOS = 10_000_000_000L;
     /**
@@ -126,6 +172,10 @@ public final class SaturationLimits {
     /** When a change was last written, and the changes held back since; guarded by {@link #deciding}. */
     private long lastLoggedAtNanos;
     private int changesNotLogged;
+    /** The window of each recommended workload, by name; each guarded by {@link #deciding}. */
+    private final Map<String, RecommendationWindow> windows;
+    /** Each recommended workload's recommendation once it has one, by name; written under {@link #deciding}. */
+    private final Map<String, Recommendation> recommendations = new ConcurrentHashMap<>();
 
     /**
      * @param policy   decides the caps
@@ -133,6 +183,25 @@ public final class SaturationLimits {
      * @param log      where a change of the database's state is written (info), with its evidence
      */
     public SaturationLimits(SaturationPolicy policy, List<Governed> governed, System.Logger log) {
+        this(policy, governed, log, DEFAULT_RECOMMENDATION_WINDOW);
+    }
+
+    /**
+     * @param policy               decides the caps
+     * @param governed             the workloads to follow; each starts capped at the B it asks for now, at least its
+     *                             floor
+     * @param log                  where a change of the database's state (info), with its evidence, and of a
+     *                             recommended B (info) are written
+     * @param recommendationWindow how far back the samples behind a recommended B reach; from 10s to 1h
+     */
+    public SaturationLimits(SaturationPolicy policy, List<Governed> governed, System.Logger log,
+                            Duration recommendationWindow) {
+        Objects.requireNonNull(recommendationWindow, "recommendationWindow");
+        if (recommendationWindow.compareTo(SHORTEST_RECOMMENDATION_WINDOW) < 0
+                || recommendationWindow.compareTo(LONGEST_RECOMMENDATION_WINDOW) > 0) {
+            throw new IllegalArgumentException("the recommendation window must be between 10s and 1h, was "
+                    + recommendationWindow);
+        }
         this.policy = Objects.requireNonNull(policy, "policy");
         this.governed = List.copyOf(governed);
         this.log = Objects.requireNonNull(log, "log");
@@ -146,6 +215,11 @@ public final class SaturationLimits {
             initial.add(limit(workload, requested, Math.max(workload.floor(), requested), 0, false));
         }
         this.limits = List.copyOf(initial);
+        Map<String, RecommendationWindow> recommended = new LinkedHashMap<>();
+        this.governed.stream().filter(workload -> workload.mode() == Mode.RECOMMEND)
+                .forEach(workload -> recommended.put(workload.workload(),
+                        new RecommendationWindow(recommendationWindow)));
+        this.windows = Collections.unmodifiableMap(recommended);
     }
 
     /** Decides every cap from one sample, and applies those of the steered workloads that changed. */
@@ -175,21 +249,59 @@ public final class SaturationLimits {
             List<Integer> steeredCaps = climbed(signals, reading, steered, decision.caps());
             rememberSurge(reading, before);
             List<Limit> now = new ArrayList<>(governed.size());
+            List<String> moved = new ArrayList<>();
             int next = 0;
             for (int i = 0; i < governed.size(); i++) {
                 Governed workload = governed.get(i);
                 SaturationPolicy.Workload state = seen.get(i);
-                int cap = workload.mode() == Mode.STEER ? steeredCaps.get(next++) : policy.recommend(reading, state);
+                int cap = workload.mode() == Mode.STEER ? steeredCaps.get(next++)
+                        : recommended(workload.workload(), reading, state, signals.sampledAtNanos(), moved);
                 if (cap != state.cap() && workload.mode() == Mode.STEER) {
                     workload.applyCap().accept(cap);
                 }
                 now.add(limit(workload, state.requested(), cap, state.running(), state.queued()));
             }
             limits = List.copyOf(now);
+            // After the caps: whoever sees a new recommendation, or reads its line, finds it as the cap too.
+            publishRecommendations(moved);
             reportChange(reading, signals.sampledAtNanos());
         } finally {
             deciding.unlock();
         }
+    }
+
+    /**
+     * The B recommended for {@code workload} once this sample's estimate joins its window: the one shown before, or
+     * the B it asks for before the window holds enough, unless the window moves it; then its name joins {@code moved}.
+     */
+    private int recommended(String workload, SaturationPolicy.Reading reading, SaturationPolicy.Workload state,
+                            long sampledAtNanos, List<String> moved) {
+        RecommendationWindow window = window(workload);
+        boolean saturated = reading.state() == SaturationPolicy.State.SATURATED
+                || reading.state() == SaturationPolicy.State.LOCK_CONTENTION;
+        if (window.onSample(sampledAtNanos, policy.estimate(reading, state), saturated)) {
+            moved.add(workload);
+        }
+        return window.recommendation().map(Recommendation::limit).orElse(state.cap());
+    }
+
+    /** Shows each window's recommendation with its support now, and writes those that {@code moved}. */
+    private void publishRecommendations(List<String> moved) {
+        windows.forEach((workload, window) -> window.recommendation().ifPresent(now -> {
+            Recommendation before = recommendations.put(workload, now);
+            if (moved.contains(workload)) {
+                log.log(Level.INFO, "The B recommended for workload '" + workload + "' is now " + now.limit()
+                        + (before == null ? "" : " (was " + before.limit() + ")") + ": the median of the B that "
+                        + now.samples() + " samples over the last " + now.window() + " pointed to, their middle"
+                        + " half " + now.lowerQuartile() + " to " + now.upperQuartile() + "; the database saturated at "
+                        + now.saturatedSamples() + " of them; confidence "
+                        + now.confidence().name().toLowerCase(Locale.ROOT));
+            }
+        }));
+    }
+
+    private RecommendationWindow window(String workload) {
+        return Objects.requireNonNull(windows.get(workload), workload);
     }
 
     /**
@@ -266,6 +378,14 @@ public final class SaturationLimits {
         boolean measured = climb != null && governed.stream()
                 .anyMatch(candidate -> candidate.mode() == Mode.STEER && candidate.workload().equals(workload));
         return measured ? measuredWrites : Collections.emptySortedMap();
+    }
+
+    /**
+     * The B recommended for {@code workload} with its support, as the last sample with evidence left it; empty unless
+     * the limit recommends for it ({@link Mode#RECOMMEND}) and its window held enough samples once.
+     */
+    public Optional<Recommendation> recommendation(String workload) {
+        return Optional.ofNullable(recommendations.get(workload));
     }
 
     /** What the last sample showed; empty before the first. */

@@ -4,6 +4,7 @@ import dev.dbbulkhead.gate.Criticality;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.OptionalInt;
 
 /**
  * The policy of a limit that follows the database's saturation: from one sample of the database's signals and what
@@ -239,15 +240,40 @@ public final class SaturationPolicy {
      * @param workload the workload, with its last recommendation as its {@link Workload#cap()}
      */
     public int recommend(Reading reading, Workload workload) {
+        return estimate(reading, workload)
+                .orElse(Math.max(workload.floor(), Math.min(workload.requested(), workload.cap())));
+    }
+
+    /**
+     * The B that one sample's evidence points to, as {@link #recommend} estimates it; empty when the sample holds no
+     * evidence of the workload's own (busy, no processor count, or it runs nothing, or healthy and it wants no more),
+     * so that a window of estimates counts only the samples that say something.
+     */
+    OptionalInt estimate(Reading reading, Workload workload) {
         int running = workload.running();
-        int estimate = running == 0 ? workload.cap() : switch (reading.state()) {
-            case LOCK_CONTENTION -> progressing(running, reading.lockWaiters());
-            case SATURATED -> cpusKnown ? processorShare(running, reading.busy()) : workload.cap();
-            case HEALTHY -> cpusKnown && (workload.queued() || running >= workload.cap())
-                    ? Math.max(workload.cap(), processorShare(running, reading.busy())) : workload.cap();
-            case BUSY -> workload.cap();
-        };
-        return Math.max(workload.floor(), Math.min(workload.requested(), estimate));
+        if (running == 0) {
+            return OptionalInt.empty();
+        }
+        int estimate;
+        switch (reading.state()) {
+            case LOCK_CONTENTION -> estimate = progressing(running, reading.lockWaiters());
+            case SATURATED -> {
+                if (!cpusKnown) {
+                    return OptionalInt.empty();
+                }
+                estimate = processorShare(running, reading.busy());
+            }
+            case HEALTHY -> {
+                if (!cpusKnown || !workload.queued() && running < workload.cap()) {
+                    return OptionalInt.empty();
+                }
+                estimate = Math.max(workload.cap(), processorShare(running, reading.busy()));
+            }
+            default -> {
+                return OptionalInt.empty();
+            }
+        }
+        return OptionalInt.of(Math.max(workload.floor(), Math.min(workload.requested(), estimate)));
     }
 
     /** Of {@code running} operations, those that make progress past {@code lockWaiters}, plus the one next: at least 1. */

@@ -7,7 +7,8 @@
  * <p>The limit that follows them is a policy and a mechanism, apart: {@link dev.dbbulkhead.saturation.SaturationPolicy}
  * tells lock contention from saturated processors and disks and from a healthy database, and decides each workload's
  * cap, the least critical lowered first; {@link dev.dbbulkhead.saturation.SaturationLimits} applies the caps of the
- * workloads it steers at each sample and only shows those it recommends.
+ * workloads it steers at each sample, and for those it only recommends for shows one B over a window of samples,
+ * moved only on a real change.
  */
 @NullMarked
 package dev.dbbulkhead.saturation;

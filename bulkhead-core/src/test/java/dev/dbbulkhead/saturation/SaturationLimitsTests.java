@@ -26,13 +26,18 @@ class SaturationLimitsTests {
     void aSteeredWorkloadGetsEachNewCapAndARecommendedOneOnlyShowsTheBTheEvidencePointsTo() {
         SaturationLimits limits = limits(Mode.STEER, Mode.RECOMMEND);
 
-        limits.onSample(signals(Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        limits.onSample(signalsAt(0, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
 
+        assertThat(appliedToOrders).as("the only steered workload takes the turn of being lowered")
+                .containsExactly(5);
+        assertThat(limits.limit("reports").orElseThrow().cap()).as("one sample is no window: the most it may"
+                + " recommend").isEqualTo(8);
+        for (int second = 1; second < RecommendationWindow.LEAST_SAMPLES; second++) {
+            limits.onSample(signalsAt(second, Map.of(WaitClass.LOCK, 4, WaitClass.CPU, 12)));
+        }
         assertThat(appliedToReports).as("only recommended").isEmpty();
         assertThat(limits.limit("reports").orElseThrow().cap()).as("8 run, 4 wait: 4 make progress, and one is next")
                 .isEqualTo(5);
-        assertThat(appliedToOrders).as("the only steered workload takes the turn of being lowered")
-                .containsExactly(5);
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.dbbulkhead.gate.Criticality;
 import dev.dbbulkhead.gate.QueueDiscipline;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.saturation.SamplerSettings;
+import dev.dbbulkhead.saturation.SaturationLimits;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -160,6 +161,12 @@ public class BulkheadProperties {
         /** The database server's processors, which PostgreSQL does not report; from 1 to 4096. Default: not known. */
         private @Nullable Integer serverCpus;
 
+        /**
+         * How far back the samples behind a recommended B reach (limit.database=recommend): it shows their median,
+         * moved once it leaves their middle half; from 10s to 1h.
+         */
+        private Duration recommendationWindow = SaturationLimits.DEFAULT_RECOMMENDATION_WINDOW;
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -190,6 +197,14 @@ public class BulkheadProperties {
 
         public void setServerCpus(@Nullable Integer serverCpus) {
             this.serverCpus = serverCpus;
+        }
+
+        public Duration getRecommendationWindow() {
+            return recommendationWindow;
+        }
+
+        public void setRecommendationWindow(Duration recommendationWindow) {
+            this.recommendationWindow = recommendationWindow;
         }
     }
 

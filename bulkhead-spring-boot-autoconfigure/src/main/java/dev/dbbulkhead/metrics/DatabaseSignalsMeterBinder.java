@@ -45,6 +45,11 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
      * (applied) or recommend (the B it recommends).
      */
     public static final String LIMIT = "db.bulkhead.database.limit";
+    /**
+     * Gauge of the B recommended for a workload over a window of samples ({@code limit.database=recommend}), tagged
+     * {@code workload}; NaN until its window held enough samples.
+     */
+    public static final String RECOMMENDED_LIMIT = "db.bulkhead.database.recommended.limit";
 
     private final DatabaseSampler sampler;
     private final @Nullable SaturationLimits limits;
@@ -100,6 +105,14 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
                         .description("The cap the database's saturation sets on the workload's B: applied when"
                                 + " steering, the B it recommends when recommending")
                         .register(registry);
+                if (limit.mode() == SaturationLimits.Mode.RECOMMEND) {
+                    Gauge.builder(RECOMMENDED_LIMIT, governed, each -> each.recommendation(workload)
+                                    .map(recommendation -> (double) recommendation.limit()).orElse(Double.NaN))
+                            .tag("workload", workload)
+                            .description("The B recommended for the workload: the median of the B the samples over"
+                                    + " the recommendation window pointed to, moved only on a real change")
+                            .register(registry);
+                }
             }
         }
     }

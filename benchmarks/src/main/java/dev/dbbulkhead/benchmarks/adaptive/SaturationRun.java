@@ -31,6 +31,8 @@ import java.util.stream.Collectors;
  *   <li><b>a surge outside the gates</b>: the CPU-bound transaction, and another client's ungated connections
  *       running it too in the middle of the run; when each limit backs off and recovers, and the p99 before, during
  *       and after.</li>
+ *   <li><b>recommend mode under a steady load</b>, CPU-bound and lock-bound: whether the B it shows stays within ±1
+ *       over a minute and lies within the best 10 % of a fixed-B sweep ({@link SteadyRecommendation}).</li>
  * </ul>
  * {@code java -jar benchmarks.jar saturation [--out DIR] [--quick]} writes saturation-limit.md.
  */
@@ -63,6 +65,10 @@ public final class SaturationRun {
             Calibrated cpuBound = calibrate(database, Work.CPU_BOUND);
             surge(database, signals, timing, cpuBound, text);
             criticalBesideSheddable(database, signals, timing, cpuBound, text);
+            text.append("## Recommend mode under a steady load\n\n");
+            SteadyRecommendation.append(database, signals, Work.CPU_BOUND, cpuBound, CPUS, quick, text);
+            SteadyRecommendation.append(database, signals, Work.LOCK_BOUND, calibrate(database, Work.LOCK_BOUND),
+                    CPUS, quick, text);
         }
         text.append("From ").append(began).append(" to ").append(Instant.now()).append(". Load average after the runs: ")
                 .append(number(RunConditions.loadAverage(), 2)).append(".\n\n")
@@ -264,7 +270,7 @@ public final class SaturationRun {
         return order[(order.length - 1) / 2];
     }
 
-    private static Calibrated calibrate(BenchDatabase database, Work work) throws Exception {
+    static Calibrated calibrate(BenchDatabase database, Work work) throws Exception {
         try (HikariDataSource pool = database.pool(1, AdaptiveScenario.POOL_TIMEOUT, "calibration")) {
             int rows = AdaptiveScenario.calibrateRows(pool, work);
             LatencySummary cost = AdaptiveScenario.measure(pool, work, rows);
@@ -273,6 +279,6 @@ public final class SaturationRun {
         }
     }
 
-    private record Calibrated(int rows, LatencySummary cost, double offered) {
+    record Calibrated(int rows, LatencySummary cost, double offered) {
     }
 }

@@ -470,7 +470,8 @@ public class BulkheadsEndpoint {
             Map<String, DatabaseLimitDescriptor> limits = new LinkedHashMap<>();
             sampling.limits().ifPresent(governed -> governed.limits().limits().forEach(limit ->
                     limits.put(limit.workload(), DatabaseLimitDescriptor.of(limit,
-                            governed.limits().measuredWritesPerSecond(limit.workload())))));
+                            governed.limits().measuredWritesPerSecond(limit.workload()),
+                            governed.limits().recommendation(limit.workload()).orElse(null)))));
             if (last == null) {
                 return new DatabaseDescriptor(access, written(settings.interval()), cpus, null, false, Map.of(),
                         null, null, null, null, null, null, sampler.failuresInARow(), saturation, limits);
@@ -525,16 +526,44 @@ public class BulkheadsEndpoint {
      *                    in transactions per second to a tenth, by B from the lowest: the evidence behind the B of the
      *                    one workload of the database that is steered ({@link
      *                    SaturationLimits#measuredWritesPerSecond}); empty for any other
+     * @param recommendation the B recommended over the recommendation window, with its support; null unless it
+     *                    recommends and its window held enough samples once
      */
     public record DatabaseLimitDescriptor(String mode, String criticality, int floor, int requested, int cap,
-                                          int running, boolean queued, Map<Integer, Double> writesPerSecondByB) {
+                                          int running, boolean queued, Map<Integer, Double> writesPerSecondByB,
+                                          @Nullable RecommendationDescriptor recommendation) {
 
-        static DatabaseLimitDescriptor of(SaturationLimits.Limit limit, Map<Integer, Double> measuredWrites) {
+        static DatabaseLimitDescriptor of(SaturationLimits.Limit limit, Map<Integer, Double> measuredWrites,
+                                          SaturationLimits.@Nullable Recommendation recommendation) {
             Map<Integer, Double> writes = new LinkedHashMap<>();
             measuredWrites.forEach((b, perSecond) -> writes.put(b, Math.round(perSecond * 10) / 10.0));
             return new DatabaseLimitDescriptor(limit.mode().name().toLowerCase(Locale.ROOT),
                     limit.criticality().name().toLowerCase(Locale.ROOT), limit.floor(), limit.requested(),
-                    limit.cap(), limit.running(), limit.queued(), writes);
+                    limit.cap(), limit.running(), limit.queued(), writes,
+                    recommendation == null ? null : RecommendationDescriptor.of(recommendation));
+        }
+    }
+
+    /**
+     * The B recommended for a workload over a window of samples ({@link SaturationLimits.Recommendation}).
+     *
+     * @param limit            the B recommended: the median of the B the samples pointed to, moved only once it left
+     *                         their middle half
+     * @param confidence       {@code high} (20 samples or more, the database saturated at some) or {@code low}
+     * @param samples          the samples within the window whose evidence pointed to a B
+     * @param saturatedSamples of those, the samples at which the database was saturated or its locks contended
+     * @param middleHalf       the B the middle half of those samples pointed to, from the lower quartile to the upper
+     * @param window           how far back the samples reach (ISO-8601)
+     */
+    public record RecommendationDescriptor(int limit, String confidence, int samples, int saturatedSamples,
+                                           List<Integer> middleHalf, String window) {
+
+        static RecommendationDescriptor of(SaturationLimits.Recommendation recommendation) {
+            return new RecommendationDescriptor(recommendation.limit(),
+                    recommendation.confidence().name().toLowerCase(Locale.ROOT), recommendation.samples(),
+                    recommendation.saturatedSamples(),
+                    List.of(recommendation.lowerQuartile(), recommendation.upperQuartile()),
+                    recommendation.window().toString());
         }
     }
 

@@ -50,6 +50,7 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
     DatabaseSignalsSampling dbBulkheadDatabaseSignals(DataSource dataSource, BulkheadProperties properties,
             BulkheadRegistry registry, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
         SamplerSettings settings = settings(properties.getDatabase().getSignals());
+        Duration recommendationWindow = recommendationWindow(properties.getDatabase().getSignals());
         HikariDataSource application = DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class,
                 HikariDataSource.class);
         if (application == null) {
@@ -63,7 +64,7 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
         ApplicationLogger log = new ApplicationLogger(DatabaseSampler.class);
         DatabaseSampler sampler = new DatabaseSampler(sessions, new PostgresSignals(), settings, log);
         DatabaseLimits limits = DatabaseLimits.of(registry, limitSettings(registry, properties),
-                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), settings.serverCpus(),
+                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), settings.serverCpus(), recommendationWindow,
                 new ApplicationLogger(SaturationLimits.class));
         return new DatabaseSignalsSampling(sampler, sessions, log, limits);
     }
@@ -87,6 +88,18 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
         return registry.names().stream()
                 .flatMap(name -> ResolvedSettings.databaseLimit(name, properties).stream())
                 .toList();
+    }
+
+    /** The recommendation window, refused outside its range under its own key. */
+    private static Duration recommendationWindow(Signals signals) {
+        return ResolvedSettings.requireValid(PREFIX + ".recommendation-window", signals.getRecommendationWindow(),
+                value -> {
+                    if (value.compareTo(SaturationLimits.SHORTEST_RECOMMENDATION_WINDOW) < 0
+                            || value.compareTo(SaturationLimits.LONGEST_RECOMMENDATION_WINDOW) > 0) {
+                        throw new IllegalArgumentException("must be between 10s and 1h");
+                    }
+                    return value;
+                });
     }
 
     /** Validates each key under its own name, then builds the settings. */

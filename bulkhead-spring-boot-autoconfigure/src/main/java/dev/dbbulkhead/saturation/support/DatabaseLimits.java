@@ -7,6 +7,7 @@ import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.SaturationPolicy;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -44,11 +45,12 @@ public final class DatabaseLimits {
     /**
      * The limits of the workloads of {@code registry} named in {@code settings}.
      *
-     * @param serverCpus the server's processors, 0 when not known
-     * @param log        where the limit writes a change of the database's state
+     * @param serverCpus           the server's processors, 0 when not known
+     * @param recommendationWindow how far back the samples behind a recommended B reach
+     * @param log                  where the limit writes a change of the database's state and of a recommended B
      */
     public static DatabaseLimits of(BulkheadRegistry registry, List<Setting> settings, AdaptiveLimits adaptiveLimits,
-                                    int serverCpus, System.Logger log) {
+                                    int serverCpus, Duration recommendationWindow, System.Logger log) {
         List<SaturationLimits.Governed> governed = new ArrayList<>();
         Map<String, ConcurrencyCeiling> ceilings = new LinkedHashMap<>();
         for (Setting setting : settings) {
@@ -69,7 +71,8 @@ public final class DatabaseLimits {
                         () -> gate.waiting() > 0, DatabaseLimits::shown));
             }
         }
-        return new DatabaseLimits(new SaturationLimits(new SaturationPolicy(serverCpus), governed, log), ceilings);
+        return new DatabaseLimits(new SaturationLimits(new SaturationPolicy(serverCpus), governed, log,
+                recommendationWindow), ceilings);
     }
 
     /** A recommendation is only shown: its cap is applied to nothing. */

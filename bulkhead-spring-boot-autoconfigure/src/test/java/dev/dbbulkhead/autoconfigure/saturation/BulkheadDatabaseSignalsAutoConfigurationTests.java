@@ -25,6 +25,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -177,6 +178,42 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
     }
 
     @Test
+    void aRecommendedWorkloadUnderLockContentionShowsOneBWithItsSupportInTheEndpointTheMeterAndTheLog(
+            CapturedOutput output) throws Exception {
+        SharedDatabase.DATABASE.execute("CREATE TABLE IF NOT EXISTS recommend_account (id int PRIMARY KEY, n int)",
+                "INSERT INTO recommend_account VALUES (1, 0) ON CONFLICT DO NOTHING");
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "interval=100ms", SIGNALS + "query-timeout=100ms",
+                SIGNALS + "recommendation-window=30s", "db.bulkhead.workloads.reports.max-concurrent=4",
+                "db.bulkhead.workloads.reports.limit.database=recommend").run(context -> {
+                    AdmissionGate reports = context.getBean(BulkheadRegistry.class).template("reports").gate();
+                    BulkheadsEndpoint endpoint = context.getBean(BulkheadsEndpoint.class);
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    context.getBean(DatabaseSignalsMeterBinder.class).bindTo(meters);
+                    assertThat(meters.get(DatabaseSignalsMeterBinder.RECOMMENDED_LIMIT).tag("workload", "reports")
+                            .gauge().value()).as("no samples yet").isNaN();
+                    assertThat(endpoint.bulkheads().database().limits().get("reports").recommendation()).isNull();
+                    // One operation of its own runs while three sessions wait for a lock: each sample points to B = 1.
+                    try (LockWaiters waiters = LockWaiters.on(SharedDatabase.DATABASE, "recommend_account", 3);
+                         Permit running = reports.acquire()) {
+                        Await.until("a recommendation written", () -> output.getAll()
+                                .contains("The B recommended for workload 'reports' is now 1: the median of the B"));
+
+                        BulkheadsEndpoint.DatabaseLimitDescriptor limit = endpoint.bulkheads().database().limits().get("reports");
+                        assertThat(limit.cap()).isEqualTo(1);
+                        assertThat(limit.recommendation()).isNotNull();
+                        assertThat(limit.recommendation()).extracting("limit", "middleHalf", "window")
+                                .containsExactly(1, List.of(1, 1), "PT30S");
+                        assertThat(limit.recommendation().samples()).isGreaterThanOrEqualTo(5);
+                        assertThat(limit.recommendation().saturatedSamples()).as("every sample with evidence")
+                                .isEqualTo(limit.recommendation().samples());
+                        assertThat(meters.get(DatabaseSignalsMeterBinder.RECOMMENDED_LIMIT).tag("workload", "reports")
+                                .gauge().value()).isEqualTo(1.0);
+                        assertThat(reports.config().maxConcurrent()).as("only recommended").isEqualTo(4);
+                    }
+                });
+    }
+
+    @Test
     void withALatencyLimitTooTheWorkloadAsksForItsBThroughTheDatabasesCap() {
         runner.withPropertyValues(SIGNALS + "enabled=true", ORDERS + "limit.database=steer",
                 ORDERS + "limit.mode=adaptive", ORDERS + "limit.min-concurrent=1").run(context -> {
@@ -218,6 +255,11 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
         runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "server-cpus=0")
                 .run(context -> assertThat(context.getStartupFailure()).rootCause()
                         .hasMessageContaining(SIGNALS + "server-cpus").hasMessageContaining("between 1 and 4096"));
+        runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "recommendation-window=5s")
+                .run(context -> assertThat(context.getStartupFailure()).rootCause()
+                        .isInstanceOf(BulkheadConfigurationException.class)
+                        .hasMessageContaining(SIGNALS + "recommendation-window").hasMessageContaining("PT5S")
+                        .hasMessageContaining("between 10s and 1h"));
     }
 
     @Test
