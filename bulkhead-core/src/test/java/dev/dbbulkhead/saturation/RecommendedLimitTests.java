@@ -106,7 +106,7 @@ class RecommendedLimitTests {
         assertThat(movedAt.getLast()).as("settled within the window").isBetween(1, 60);
         assertThat(recommendationLines()).as("its first figure and its moves").hasSize(3);
         assertThat(recommendationLines().get(2)).isEqualTo("info: The B recommended for workload 'reports' is now 4"
-                + " (was 5): the median of the B that 60 samples over the last PT1M pointed to, their middle half 3 to"
+                + " (was 5): the median of the B that 60 samples over the last 1m pointed to, their middle half 3 to"
                 + " 4; the database saturated at 60 of them; confidence high");
     }
 

@@ -553,7 +553,7 @@ public class BulkheadsEndpoint {
      * @param samples          the samples within the window whose evidence pointed to a B
      * @param saturatedSamples of those, the samples at which the database was saturated or its locks contended
      * @param middleHalf       the B the middle half of those samples pointed to, from the lower quartile to the upper
-     * @param window           how far back the samples reach (ISO-8601)
+     * @param window           how far back the samples reach (as a configuration writes it, such as 1m)
      */
     public record RecommendationDescriptor(int limit, String confidence, int samples, int saturatedSamples,
                                            List<Integer> middleHalf, String window) {
@@ -563,7 +563,7 @@ public class BulkheadsEndpoint {
                     recommendation.confidence().name().toLowerCase(Locale.ROOT), recommendation.samples(),
                     recommendation.saturatedSamples(),
                     List.of(recommendation.lowerQuartile(), recommendation.upperQuartile()),
-                    recommendation.window().toString());
+                    written(recommendation.window()));
         }
     }
 

@@ -202,7 +202,7 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
                         assertThat(limit.cap()).isEqualTo(1);
                         assertThat(limit.recommendation()).isNotNull();
                         assertThat(limit.recommendation()).extracting("limit", "middleHalf", "window")
-                                .containsExactly(1, List.of(1, 1), "PT30S");
+                                .containsExactly(1, List.of(1, 1), "30s");
                         assertThat(limit.recommendation().samples()).isGreaterThanOrEqualTo(5);
                         assertThat(limit.recommendation().saturatedSamples()).as("every sample with evidence")
                                 .isEqualTo(limit.recommendation().samples());
@@ -258,7 +258,7 @@ class BulkheadDatabaseSignalsAutoConfigurationTests {
         runner.withPropertyValues(SIGNALS + "enabled=true", SIGNALS + "recommendation-window=5s")
                 .run(context -> assertThat(context.getStartupFailure()).rootCause()
                         .isInstanceOf(BulkheadConfigurationException.class)
-                        .hasMessageContaining(SIGNALS + "recommendation-window").hasMessageContaining("PT5S")
+                        .hasMessageContaining(SIGNALS + "recommendation-window").hasMessageContaining("'5s'")
                         .hasMessageContaining("between 10s and 1h"));
     }
 
