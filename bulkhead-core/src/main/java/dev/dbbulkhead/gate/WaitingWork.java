@@ -47,6 +47,13 @@ final class WaitingWork<T> {
     /** Grants in a row to requests in progress while a new request's operation of the same criticality waits. */
     static final int IN_PROGRESS_RUN = 3;
 
+    /**
+     * How far back a flow's recent use reaches, in grants: each grant weighs this much more than the one before,
+     * so use older than a few hundred grants counts for little.
+     */
+    static final double RECENT_USE_GROWTH = 1.0 + 1.0 / 128;
+    private static final double RESCALE_ABOVE = 1e150;
+
     private static final Criticality[] MOST_CRITICAL_FIRST = Criticality.values();
 
     /** One flow: the operations of one key. */
@@ -54,6 +61,8 @@ final class WaitingWork<T> {
         private final String key;
         private final long cost;
         private long finish;
+        /** Its use of late, per unit of weight: each grant counted at the weight of its time, older ones fading. */
+        private double recentUse;
         /** Its waiters, oldest first: the order of their tags too, as each starts where the one before finishes. */
         private final LinkedHashSet<Waiter<?>> waiters = new LinkedHashSet<>();
 
@@ -142,6 +151,8 @@ final class WaitingWork<T> {
     private final int idleFlows;
     private long arrivals;
     private int size;
+    /** The weight of a grant now in {@link Flow#recentUse}; it grows with each grant instead of the old ones fading. */
+    private double grantWeight = 1.0;
 
     /** @param idleFlows how many flows without waiters are remembered at most */
     WaitingWork(int idleFlows) {
@@ -188,6 +199,7 @@ final class WaitingWork<T> {
                 ? level.inProgressRun + 1 : 0;
         Lane<T> lane = level.laneOf(waiter.ticket);
         lane.virtualTime = Math.max(lane.virtualTime, waiter.tag);
+        countRecentUse(waiter.flow);
         takeOut(waiter);
         forgetIfIdle(waiter.flow, lane);
     }
@@ -259,10 +271,28 @@ final class WaitingWork<T> {
             return newcomer.inProgress() ? last : null;
         }
         // Among equals, the largest tag is the flow furthest over its share: the newcomer displaces it only when its
-        // own flow is less far over.
+        // own flow is less far over. At equal tags — a lane's virtual time forgives use older than the others', so a
+        // flow served without pause and one that was quiet both start at it — the flow that used less of late keeps
+        // the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
         Flow flow = flows.get(newcomer.key());
         long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, flow == null ? 0L : flow.finish);
-        return newcomerTag < last.tag ? last : null;
+        if (newcomerTag != last.tag) {
+            return newcomerTag < last.tag ? last : null;
+        }
+        double newcomerUse = flow == null ? 0.0 : flow.recentUse;
+        return newcomerUse < last.flow.recentUse ? last : null;
+    }
+
+    /** Counts a grant in its flow's recent use, the older grants of every flow weighing less by as much. */
+    private void countRecentUse(Flow flow) {
+        flow.recentUse += grantWeight * flow.cost;
+        grantWeight *= RECENT_USE_GROWTH;
+        if (grantWeight > RESCALE_ABOVE) {
+            for (Flow known : flows.values()) {
+                known.recentUse /= grantWeight;
+            }
+            grantWeight = 1.0;
+        }
     }
 
     /** Why a waiter gives its place to a newcomer ({@link #displacedBy}). */

@@ -71,6 +71,22 @@ class WaitingWorkTests {
     }
 
     @Test
+    void atEqualTagsTheNewcomerOfAFlowThatUsedLessOfLateTakesTheBusyFlowsPlace() {
+        order.add(ticket("acme"), "acme-1");
+        order.granted(order.peekNext());
+        order.add(ticket("initech"), "initech-1");
+        order.add(ticket("initech"), "initech-2");
+        order.granted(order.peekNext());
+        order.granted(order.peekNext());
+        WaitingWork.Waiter<String> waiting = order.add(ticket("acme"), "acme-2");
+
+        assertThat(order.displacedBy(ticket("globex")))
+                .as("acme starts at the virtual time as globex would, but was served of late and globex was not")
+                .isSameAs(waiting);
+        assertThat(order.displacedBy(ticket("initech"))).as("initech used more of late than acme").isNull();
+    }
+
+    @Test
     void aNewcomerOfTheSameFlowOrOfAnEquallyServedFlowDisplacesNobody() {
         order.add(ticket("acme"), "acme-1");
 
