@@ -160,20 +160,28 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     final Entry tryEnter(AdmissionRules rules, Criticality criticality) {
         while (true) {
             long word = getState();
-            GateConfig now = limits;
-            int admitted = admitted(word);
-            int running = running(word);
-            if (admitted >= now.maxAdmitted()) {
-                return Entry.FULL;
+            Entry entry = entryOf(admitted(word), running(word), limits, rules, criticality);
+            if (!entry.admitted()) {
+                return entry;
             }
-            if (admitted >= rules.admittedCeiling(criticality, now.maxAdmitted())) {
-                return Entry.RESERVED;
-            }
-            boolean runNow = admitted == running && running < now.maxConcurrent();
-            if (compareAndSetState(word, word + (runNow ? ONE_OPERATION : ONE_ADMITTED))) {
-                return runNow ? Entry.RUNNING : Entry.WAITING;
+            if (compareAndSetState(word, word + (entry == Entry.RUNNING ? ONE_OPERATION : ONE_ADMITTED))) {
+                return entry;
             }
         }
+    }
+
+    /**
+     * The decision of {@link #tryEnter} at one instant, apart from the compare-and-set that makes it: the gate and the
+     * scheduler simulation of the tests take the same one.
+     */
+    static Entry entryOf(int admitted, int running, GateConfig now, AdmissionRules rules, Criticality criticality) {
+        if (admitted >= now.maxAdmitted()) {
+            return Entry.FULL;
+        }
+        if (admitted >= rules.admittedCeiling(criticality, now.maxAdmitted())) {
+            return Entry.RESERVED;
+        }
+        return admitted == running && running < now.maxConcurrent() ? Entry.RUNNING : Entry.WAITING;
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.dbbulkhead.share.WeightedShares;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -27,9 +28,15 @@ import org.jspecify.annotations.Nullable;
  *       its flow's last finish), and its flow's finish moves on by {@link WeightedShares#usePerOperation}; the
  *       smallest tag goes first, and the virtual time follows the tags granted. A quiet flow's next operation therefore runs
  *       before a busy flow's backlog, and a lone flow may use every place: nobody is held back while a place is
- *       free;</li>
+ *       free. Each criticality, and within it requests in progress apart from new ones, keeps a virtual time of its
+ *       own: a grant that went ahead of the fair order by priority moves only its own, or a flow served by priority
+ *       would drag the virtual time past the backlog of the others and tag their next newcomers behind it;</li>
  *   <li>arrival.</li>
  * </ol>
+ *
+ * <p>A flow is charged for the places it gets, never for waits that end unserved: when a waiter leaves unserved,
+ * its flow's later waiters are tagged again as if it had never come. Otherwise a flow whose waiters time out (the
+ * heaviest, whose oldest waiters run out first) would be counted for places it never had, and held below its share.
  *
  * <p>Flows are keys held exactly, never hashed into shared slots. The state kept is bounded whatever keys callers
  * send: a flow with waiters (at most the waiters), and at most {@code idleFlows} flows without waiters whose finish is
@@ -40,6 +47,13 @@ final class WaitingWork<T> {
     /** Grants in a row to requests in progress while a new request's operation of the same criticality waits. */
     static final int IN_PROGRESS_RUN = 3;
 
+    /**
+     * How far back a flow's recent use reaches, in grants: each grant weighs this much more than the one before,
+     * so use older than a few hundred grants counts for little.
+     */
+    static final double RECENT_USE_GROWTH = 1.0 + 1.0 / 128;
+    private static final double RESCALE_ABOVE = 1e150;
+
     private static final Criticality[] MOST_CRITICAL_FIRST = Criticality.values();
 
     /** One flow: the operations of one key. */
@@ -47,7 +61,10 @@ final class WaitingWork<T> {
         private final String key;
         private final long cost;
         private long finish;
-        private int waiting;
+        /** Its use of late, per unit of weight: each grant counted at the weight of its time, older ones fading. */
+        private double recentUse;
+        /** Its waiters, oldest first: the order of their tags too, as each starts where the one before finishes. */
+        private final LinkedHashSet<Waiter<?>> waiters = new LinkedHashSet<>();
 
         private Flow(String key, int weight) {
             this.key = key;
@@ -64,15 +81,27 @@ final class WaitingWork<T> {
         final Ticket ticket;
         final T owner;
         private final Flow flow;
-        private final long tag;
         private final long arrival;
+        /** Its lane's virtual time when it came: its tag is never below it. */
+        private final long floor;
+        /** Its flow's finish before it came, and its tag: both change only while it is out of its lane's set. */
+        private long finishBefore;
+        private long tag;
 
-        private Waiter(Ticket ticket, T owner, Flow flow, long tag, long arrival) {
+        private Waiter(Ticket ticket, T owner, Flow flow, long floor, long arrival) {
             this.ticket = ticket;
             this.owner = owner;
             this.flow = flow;
-            this.tag = tag;
+            this.floor = floor;
             this.arrival = arrival;
+            startAfter(flow.finish);
+        }
+
+        /** Tags it to start where its flow's use reached {@code finish}, and returns where it finishes. */
+        private long startAfter(long finish) {
+            finishBefore = finish;
+            tag = WeightedShares.nextStart(floor, finish);
+            return tag + flow.cost;
         }
 
         @Override
@@ -82,29 +111,36 @@ final class WaitingWork<T> {
         }
     }
 
+    /** Waiters served by tag among themselves, with the virtual time of their grants. */
+    private static final class Lane<T> {
+        final TreeSet<Waiter<T>> waiters = new TreeSet<>();
+        long virtualTime;
+    }
+
     /** The waiters of one criticality: those of requests in progress apart from new requests'. */
     private static final class Level<T> {
-        final TreeSet<Waiter<T>> inProgress = new TreeSet<>();
-        final TreeSet<Waiter<T>> fresh = new TreeSet<>();
+        final Lane<T> inProgress = new Lane<>();
+        final Lane<T> fresh = new Lane<>();
         int inProgressRun;
 
         boolean isEmpty() {
-            return inProgress.isEmpty() && fresh.isEmpty();
+            return inProgress.waiters.isEmpty() && fresh.waiters.isEmpty();
         }
 
         /** The next to serve: in progress first, up to the run bound while a new request's waits. */
         Waiter<T> next() {
-            boolean inProgressTurn = !inProgress.isEmpty() && (fresh.isEmpty() || inProgressRun < IN_PROGRESS_RUN);
-            return inProgressTurn ? inProgress.first() : fresh.first();
+            boolean inProgressTurn = !inProgress.waiters.isEmpty()
+                    && (fresh.waiters.isEmpty() || inProgressRun < IN_PROGRESS_RUN);
+            return inProgressTurn ? inProgress.waiters.first() : fresh.waiters.first();
         }
 
         /** The last this level would serve: a new request's before one in progress, the largest tag first. */
         Waiter<T> last() {
-            return fresh.isEmpty() ? inProgress.last() : fresh.last();
+            return fresh.waiters.isEmpty() ? inProgress.waiters.last() : fresh.waiters.last();
         }
 
-        TreeSet<Waiter<T>> setOf(Waiter<T> waiter) {
-            return waiter.ticket.inProgress() ? inProgress : fresh;
+        Lane<T> laneOf(Ticket ticket) {
+            return ticket.inProgress() ? inProgress : fresh;
         }
     }
 
@@ -113,9 +149,10 @@ final class WaitingWork<T> {
     /** Flows that had no waiter left, oldest first; an entry is stale when its flow has waiters again. */
     private final ArrayDeque<Flow> idle = new ArrayDeque<>();
     private final int idleFlows;
-    private long virtualTime;
     private long arrivals;
     private int size;
+    /** The weight of a grant now in {@link Flow#recentUse}; it grows with each grant instead of the old ones fading. */
+    private double grantWeight = 1.0;
 
     /** @param idleFlows how many flows without waiters are remembered at most */
     WaitingWork(int idleFlows) {
@@ -136,10 +173,11 @@ final class WaitingWork<T> {
     /** Adds an operation that waits. */
     Waiter<T> add(Ticket ticket, T owner) {
         Flow flow = flows.computeIfAbsent(ticket.key(), key -> new Flow(key, ticket.weight()));
-        Waiter<T> waiter = new Waiter<>(ticket, owner, flow, tagOf(flow), arrivals++);
+        Lane<T> lane = laneOf(ticket);
+        Waiter<T> waiter = new Waiter<>(ticket, owner, flow, lane.virtualTime, arrivals++);
         flow.finish = waiter.tag + flow.cost;
-        flow.waiting++;
-        levelOf(ticket).setOf(waiter).add(waiter);
+        flow.waiters.add(waiter);
+        lane.waiters.add(waiter);
         size++;
         return waiter;
     }
@@ -157,32 +195,57 @@ final class WaitingWork<T> {
     /** Takes out the waiter that is served: the virtual time moves on to its tag. */
     void granted(Waiter<T> waiter) {
         Level<T> level = levelOf(waiter.ticket);
-        level.inProgressRun = waiter.ticket.inProgress() && !level.fresh.isEmpty() ? level.inProgressRun + 1 : 0;
-        virtualTime = Math.max(virtualTime, waiter.tag);
-        takeOut(waiter, false);
+        level.inProgressRun = waiter.ticket.inProgress() && !level.fresh.waiters.isEmpty()
+                ? level.inProgressRun + 1 : 0;
+        Lane<T> lane = level.laneOf(waiter.ticket);
+        lane.virtualTime = Math.max(lane.virtualTime, waiter.tag);
+        countRecentUse(waiter.flow);
+        takeOut(waiter);
+        forgetIfIdle(waiter.flow, lane);
     }
 
     /**
-     * Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out). When it was its flow's
-     * last, the flow's use goes back to what it was before it came: a place it never had is not counted against it,
-     * or a flow whose waiters are pushed out would fall further behind with each, and never be served again.
+     * Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out): its flow's use goes back
+     * to what it would be had it never come, its later waiters tagged again from where it started. A place it never
+     * had is not counted against its flow, or a flow whose waiters time out or are pushed out would fall further
+     * behind with each, and be held below its share.
      */
     void remove(Waiter<T> waiter) {
-        takeOut(waiter, true);
-    }
-
-    private void takeOut(Waiter<T> waiter, boolean unserved) {
-        if (!levelOf(waiter.ticket).setOf(waiter).remove(waiter)) {
+        if (!takeOut(waiter)) {
             return;
         }
-        size--;
         Flow flow = waiter.flow;
-        if (unserved && flow.finish == waiter.tag + flow.cost) {
-            flow.finish = waiter.tag;
+        long finish = waiter.finishBefore;
+        boolean later = false;
+        for (Waiter<?> other : flow.waiters) {
+            later |= other.arrival > waiter.arrival;
+            if (later) {
+                finish = retag(other, finish);
+            }
         }
-        if (--flow.waiting == 0) {
-            becameIdle(flow);
+        flow.finish = finish;
+        forgetIfIdle(flow, laneOf(waiter.ticket));
+    }
+
+    /** Tags {@code waiter} again to start after {@code finish}, out of its lane's set while its tag changes. */
+    private long retag(Waiter<?> waiter, long finish) {
+        @SuppressWarnings("unchecked")
+        Waiter<T> mine = (Waiter<T>) waiter;
+        TreeSet<Waiter<T>> lane = laneOf(mine.ticket).waiters;
+        lane.remove(mine);
+        long next = mine.startAfter(finish);
+        lane.add(mine);
+        return next;
+    }
+
+    private boolean takeOut(Waiter<T> waiter) {
+        Lane<T> lane = laneOf(waiter.ticket);
+        if (!lane.waiters.remove(waiter)) {
+            return false;
         }
+        size--;
+        waiter.flow.waiters.remove(waiter);
+        return true;
     }
 
     /**
@@ -208,10 +271,28 @@ final class WaitingWork<T> {
             return newcomer.inProgress() ? last : null;
         }
         // Among equals, the largest tag is the flow furthest over its share: the newcomer displaces it only when its
-        // own flow is less far over.
+        // own flow is less far over. At equal tags — a lane's virtual time forgives use older than the others', so a
+        // flow served without pause and one that was quiet both start at it — the flow that used less of late keeps
+        // the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
         Flow flow = flows.get(newcomer.key());
-        long newcomerTag = flow == null ? virtualTime : tagOf(flow);
-        return newcomerTag < last.tag ? last : null;
+        long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, flow == null ? 0L : flow.finish);
+        if (newcomerTag != last.tag) {
+            return newcomerTag < last.tag ? last : null;
+        }
+        double newcomerUse = flow == null ? 0.0 : flow.recentUse;
+        return newcomerUse < last.flow.recentUse ? last : null;
+    }
+
+    /** Counts a grant in its flow's recent use, the older grants of every flow weighing less by as much. */
+    private void countRecentUse(Flow flow) {
+        flow.recentUse += grantWeight * flow.cost;
+        grantWeight *= RECENT_USE_GROWTH;
+        if (grantWeight > RESCALE_ABOVE) {
+            for (Flow known : flows.values()) {
+                known.recentUse /= grantWeight;
+            }
+            grantWeight = 1.0;
+        }
     }
 
     /** Why a waiter gives its place to a newcomer ({@link #displacedBy}). */
@@ -230,27 +311,30 @@ final class WaitingWork<T> {
         return flows.size();
     }
 
-    private long tagOf(Flow flow) {
-        return WeightedShares.nextStart(virtualTime, flow.finish);
-    }
-
     private Level<T> levelOf(Ticket ticket) {
         return levels.get(ticket.criticality().ordinal());
     }
 
+    private Lane<T> laneOf(Ticket ticket) {
+        return levelOf(ticket).laneOf(ticket);
+    }
+
     /**
-     * A flow without waiters is forgotten at once when it is not ahead of the virtual time (it would start from the
-     * virtual time anyway), and otherwise remembered among the last {@code idleFlows}.
+     * A flow left without waiters is forgotten at once when it is not ahead of the virtual time of the lane it last
+     * waited in (it would start from there anyway), and otherwise remembered among the last {@code idleFlows}.
      */
-    private void becameIdle(Flow flow) {
-        if (WeightedShares.overShare(virtualTime, flow.finish) == 0L) {
+    private void forgetIfIdle(Flow flow, Lane<T> lastLane) {
+        if (!flow.waiters.isEmpty()) {
+            return;
+        }
+        if (WeightedShares.overShare(lastLane.virtualTime, flow.finish) == 0L) {
             flows.remove(flow.key, flow);
             return;
         }
         idle.addLast(flow);
         while (idle.size() > idleFlows) {
             Flow oldest = idle.pollFirst();
-            if (oldest.waiting == 0) {
+            if (oldest.waiters.isEmpty()) {
                 flows.remove(oldest.key, oldest);
             }
         }

@@ -44,6 +44,49 @@ class WaitingWorkTests {
     }
 
     @Test
+    void aWaiterThatTimesOutAheadOfItsFlowsOthersCostsItsFlowNothing() {
+        WaitingWork.Waiter<String> oldest = order.add(ticket("acme"), "acme-1");
+        order.add(ticket("acme"), "acme-2");
+        order.remove(oldest);
+        order.add(ticket("globex"), "globex-1");
+
+        assertThat(order.peekNext().owner)
+                .as("acme had no place yet: its next waiter starts where the one that left did, and came first")
+                .isEqualTo("acme-2");
+    }
+
+    @Test
+    void aFlowServedAheadByPriorityDoesNotPushNewcomersBehindTheOthersBacklog() {
+        order.add(ticket("acme"), "acme-new-1");
+        order.add(ticket("acme"), "acme-new-2");
+        order.add(inProgress("acme"), "acme-in-progress-1");
+        order.add(inProgress("acme"), "acme-in-progress-2");
+        order.granted(order.peekNext());
+        order.granted(order.peekNext());
+
+        WaitingWork.Waiter<String> displaced = order.displacedBy(ticket("globex"));
+
+        assertThat(displaced).as("globex used nothing: it takes the place of acme's last new request")
+                .isNotNull().extracting(waiter -> waiter.owner).isEqualTo("acme-new-2");
+    }
+
+    @Test
+    void atEqualTagsTheNewcomerOfAFlowThatUsedLessOfLateTakesTheBusyFlowsPlace() {
+        order.add(ticket("acme"), "acme-1");
+        order.granted(order.peekNext());
+        order.add(ticket("initech"), "initech-1");
+        order.add(ticket("initech"), "initech-2");
+        order.granted(order.peekNext());
+        order.granted(order.peekNext());
+        WaitingWork.Waiter<String> waiting = order.add(ticket("acme"), "acme-2");
+
+        assertThat(order.displacedBy(ticket("globex")))
+                .as("acme starts at the virtual time as globex would, but was served of late and globex was not")
+                .isSameAs(waiting);
+        assertThat(order.displacedBy(ticket("initech"))).as("initech used more of late than acme").isNull();
+    }
+
+    @Test
     void aNewcomerOfTheSameFlowOrOfAnEquallyServedFlowDisplacesNobody() {
         order.add(ticket("acme"), "acme-1");
 
@@ -68,5 +111,9 @@ class WaitingWorkTests {
 
     private static WaitingWork.Ticket ticket(String key) {
         return new WaitingWork.Ticket(Criticality.DEFAULT, false, key, 1);
+    }
+
+    private static WaitingWork.Ticket inProgress(String key) {
+        return new WaitingWork.Ticket(Criticality.DEFAULT, true, key, 1);
     }
 }
