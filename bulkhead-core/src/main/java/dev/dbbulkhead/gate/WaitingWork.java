@@ -47,6 +47,9 @@ final class WaitingWork<T> {
     /** Grants in a row to requests in progress while a new request's operation of the same criticality waits. */
     static final int IN_PROGRESS_RUN = 3;
 
+    /** The most waiters of one flow tagged again when one of them leaves unserved ({@link #remove}). */
+    static final int RETAGGED_WAITERS = 256;
+
     /**
      * How far back a flow's recent use reaches, in grants: each grant weighs this much more than the one before,
      * so use older than a few hundred grants counts for little.
@@ -208,13 +211,19 @@ final class WaitingWork<T> {
      * Takes out a waiter that leaves unserved (timed out, interrupted, shed or pushed out): its flow's use goes back
      * to what it would be had it never come, its later waiters tagged again from where it started. A place it never
      * had is not counted against its flow, or a flow whose waiters time out or are pushed out would fall further
-     * behind with each, and be held below its share.
+     * behind with each, and be held below its share. Not for a flow of more than {@value #RETAGGED_WAITERS} waiters:
+     * each departure would cost its whole backlog under the gate's lock (a waiting workload's thousands), and a flow
+     * with such a backlog is over its share whatever it is charged.
      */
     void remove(Waiter<T> waiter) {
         if (!takeOut(waiter)) {
             return;
         }
         Flow flow = waiter.flow;
+        if (flow.waiters.size() > RETAGGED_WAITERS) {
+            forgetIfIdle(flow, laneOf(waiter.ticket));
+            return;
+        }
         long finish = waiter.finishBefore;
         boolean later = false;
         for (Waiter<?> other : flow.waiters) {

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +19,12 @@ class SchedulerFamilyTests {
     static final int MEMBERS = 300;
     /** Below this many operations a ratio says more about chance than about the order. */
     static final int LEAST_COUNTED = 100;
+
+    // What docs/benchmarks/scheduler-family.md reports, member by member: a ratchet, lowered as the order improves.
+    static final int QUIET_MEMBERS_BELOW = 27;
+    static final long EDGE_REFUSALS = 1_061;
+    static final int EDGE_MEMBERS = 41;
+    static final int HEAVY_MEMBERS_BELOW = 34;
 
     record Outcome(SchedulerFamily.Member member, MaxMinShares shares, SimulationResult real,
                    SimulationResult oracle) {
@@ -65,9 +70,13 @@ class SchedulerFamilyTests {
         assertThat((double) real / oracle).isGreaterThanOrEqualTo(0.97);
     }
 
-    @Disabled("the target member by member is not met yet: docs/reference/scheduling-guarantee.md says where and why")
+    /**
+     * Member by member the target is not met (docs/reference/scheduling-guarantee.md says where and why): the members
+     * below it are never more than the page reports, so that a change to the order that serves quiet flows worse
+     * fails here.
+     */
     @Test
-    void flowsUnderTheirShareAreServedAsTheOracleServesThem() {
+    void membersWhereFlowsUnderTheirShareGetLessThanTheOracleGivesThemAreNoMoreThanThePageReports() {
         List<String> failures = new ArrayList<>();
         Map<String, Double> worst = new TreeMap<>();
         for (Outcome outcome : outcomes) {
@@ -90,21 +99,31 @@ class SchedulerFamilyTests {
             }
         }
         report("quiet flows served ÷ oracle's (least)", worst);
-        assertThat(failures).as("members where flows under their share got < 97 %% of the oracle's").isEmpty();
+        failures.forEach(System.out::println);
+        assertThat(failures).as("members where flows under their share got < 97 %% of the oracle's")
+                .hasSizeLessThanOrEqualTo(QUIET_MEMBERS_BELOW);
     }
 
-    @Disabled("not met: at equal use, and for a burst's later operations, the order cannot tell a flow under its "
-            + "share from one over it; docs/reference/scheduling-guarantee.md")
+    /**
+     * Not met: at equal use, and for a burst's later operations, the order cannot tell a flow under its share from
+     * one over it (docs/reference/scheduling-guarantee.md). The refusals of flows under their share at a full queue
+     * while a flow over its share held a waiting place are never more than the page reports.
+     */
     @Test
-    void aFlowUnderItsShareIsNeverRefusedAtAFullQueueWhileAFlowOverItHoldsAWaitingPlace() {
+    void refusalsOfFlowsUnderTheirShareAtAFullQueueAreNoMoreThanThePageReports() {
         List<String> failures = new ArrayList<>();
+        long refusals = 0;
         for (Outcome outcome : outcomes) {
+            refusals += outcome.real().edgeViolationCount;
             if (outcome.real().edgeViolationCount > 0) {
                 failures.add(outcome.real().edgeViolationCount + " times, first " + outcome.real().edgeViolations
                         + "; " + outcome.workload().describe());
             }
         }
-        assertThat(failures).isEmpty();
+        System.out.printf("refusals at the edge while a flow over its share waited: %d in %d members%n", refusals,
+                failures.size());
+        assertThat(refusals).isLessThanOrEqualTo(EDGE_REFUSALS);
+        assertThat(failures).hasSizeLessThanOrEqualTo(EDGE_MEMBERS);
     }
 
     @Test
@@ -135,9 +154,9 @@ class SchedulerFamilyTests {
         return new MaxMinShares(outcome.workload().flows(), delivered / outcome.real().measuredSeconds);
     }
 
-    @Disabled("the target member by member is not met yet: docs/reference/scheduling-guarantee.md says where and why")
+    /** Member by member not met, as the page reports: the members below never grow in number. */
     @Test
-    void heavyFlowsGetNineTenthsOfTheirShareOfWhatThePlacesServed() {
+    void membersWhereAHeavyFlowGetsLessThanNineTenthsOfItsShareAreNoMoreThanThePageReports() {
         List<String> failures = new ArrayList<>();
         Map<String, Double> worst = new TreeMap<>();
         for (Outcome outcome : outcomes) {
@@ -158,7 +177,7 @@ class SchedulerFamilyTests {
             }
         }
         report("heavy flows served ÷ max-min share (least)", worst);
-        assertThat(failures).isEmpty();
+        assertThat(failures).hasSizeLessThanOrEqualTo(HEAVY_MEMBERS_BELOW);
     }
 
     @Test
