@@ -27,7 +27,7 @@ class RecommendedLimitTests {
 
     /**
      * Sessions on a processor at each second of a steady CPU-bound load, as its samples caught them: with 20 running,
-     * each sample's share of the 4 processors reads 10, 3, 2, 4, 2, 10, 4, 10 — what the issue saw.
+     * each sample's share of the 4 processors reads 10, 3, 2, 4, 2, 10, 4, 10 — what a steady load showed from outside.
      */
     private static final int[] STEADY_BUSY = {8, 26, 40, 20, 40, 8, 20, 8};
 

@@ -7,10 +7,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The measurements that asked for the simulator, run in it beside the oracle: what the order got wrong shows as a gap
- * to the oracle, what no order can help as refusals the oracle has too.
+ * Measurements taken from outside, with an application and a client the project did not write, run in the simulator
+ * beside the oracle: what the order got wrong shows as a gap to the oracle, what no order can help as refusals the
+ * oracle has too.
  */
-class IssueMeasurementsSimulatedTests {
+class MeasurementsFromOutsideSimulatedTests {
 
     private static final long MS = 1_000_000L;
 
