@@ -2,6 +2,7 @@ package dev.dbbulkhead.saturation;
 
 import dev.dbbulkhead.gate.Criticality;
 import java.lang.System.Logger.Level;
+import dev.dbbulkhead.WrittenDurations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -285,13 +286,6 @@ public final class SaturationLimits {
         return window.recommendation().map(Recommendation::limit).orElse(state.cap());
     }
 
-    /** The window as a configuration writes it ({@code 1m}, {@code 90s}): it is the user's own setting. */
-    private static String written(Duration window) {
-        long seconds = window.toSeconds();
-        return window.toNanosPart() == 0 ? seconds % 60 == 0 ? seconds / 60 + "m" : seconds + "s"
-                : window.toMillis() + "ms";
-    }
-
     /** Shows each window's recommendation with its support now, and writes those that {@code moved}. */
     private void publishRecommendations(List<String> moved) {
         windows.forEach((workload, window) -> window.recommendation().ifPresent(now -> {
@@ -299,7 +293,7 @@ public final class SaturationLimits {
             if (moved.contains(workload)) {
                 log.log(Level.INFO, "The B recommended for workload '" + workload + "' is now " + now.limit()
                         + (before == null ? "" : " (was " + before.limit() + ")") + ": the median of the B that "
-                        + now.samples() + " samples over the last " + written(now.window()) + " pointed to, their middle"
+                        + now.samples() + " samples over the last " + WrittenDurations.of(now.window()) + " pointed to, their middle"
                         + " half " + now.lowerQuartile() + " to " + now.upperQuartile() + "; the database saturated at "
                         + now.saturatedSamples() + " of them; confidence "
                         + now.confidence().name().toLowerCase(Locale.ROOT));

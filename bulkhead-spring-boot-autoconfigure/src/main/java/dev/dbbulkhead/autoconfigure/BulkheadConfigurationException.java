@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static dev.dbbulkhead.annotation.DbBulkheadDeclarationException.describe;
 
+import dev.dbbulkhead.WrittenDurations;
 import dev.dbbulkhead.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.WrittenDurations;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.DatabaseLimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.LimitMode;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties.Workload;

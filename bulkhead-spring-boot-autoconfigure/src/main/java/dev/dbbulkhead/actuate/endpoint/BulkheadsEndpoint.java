@@ -1,8 +1,6 @@
 package dev.dbbulkhead.actuate.endpoint;
 
-import dev.dbbulkhead.autoconfigure.BulkheadProperties;
-import dev.dbbulkhead.autoconfigure.ResolvedSettings;
-import dev.dbbulkhead.autoconfigure.WrittenDurations;
+import dev.dbbulkhead.WrittenDurations;
 import dev.dbbulkhead.budget.BudgetFinding;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.PoolSettings;
@@ -315,7 +313,7 @@ public class BulkheadsEndpoint {
                 config.admissionRules().isNone() ? null
                         : RulesDescriptor.of(config.admissionRules(), keyTallies.find(gate.workload()).orElse(null),
                                 keyDisplay, gate.refusedInProgress()),
-                OperationDescriptor.of(template, beanFactory.getBeanProvider(BulkheadProperties.class).getIfAvailable()));
+                OperationDescriptor.of(template, beanFactory.getBeanProvider(RetryAfters.class).getIfAvailable()));
     }
 
     /** {@code duration} as a configuration writes it ({@code 50ms}), the form users compare with their own. */
@@ -741,6 +739,19 @@ public class BulkheadsEndpoint {
     }
 
     /**
+     * The {@code Retry-After} of each workload's 503 answers, as the configuration resolves it: a bean the
+     * auto-configuration provides, so that the endpoint shows what the answers send.
+     */
+    public interface RetryAfters {
+
+        /** The least {@code Retry-After} of workload {@code workload}'s answers, in whole seconds. */
+        long seconds(String workload);
+
+        /** The most added at random to it, in whole seconds. */
+        long jitterSeconds(String workload);
+    }
+
+    /**
      * What governs each operation of a workload once admitted, as its configuration sets it: a newcomer checks here
      * that the timeouts written are the ones in force. Unset values are {@code none}.
      *
@@ -759,12 +770,12 @@ public class BulkheadsEndpoint {
 
         private static final String NONE = "none";
 
-        static OperationDescriptor of(BulkheadTemplate template, @Nullable BulkheadProperties properties) {
+        static OperationDescriptor of(BulkheadTemplate template, @Nullable RetryAfters retryAfters) {
             TransactionDefinition transaction = template.transactionDefinition();
             TransactionTimeouts timeouts = template.timeouts();
             String workload = template.workload();
-            long retryAfter = properties == null ? 0 : ResolvedSettings.retryAfterSeconds(workload, properties);
-            long jitter = properties == null ? 0 : ResolvedSettings.retryAfterJitterSeconds(workload, properties);
+            long retryAfter = retryAfters == null ? 0 : retryAfters.seconds(workload);
+            long jitter = retryAfters == null ? 0 : retryAfters.jitterSeconds(workload);
             return new OperationDescriptor(transaction.isReadOnly(), isolation(transaction.getIsolationLevel()),
                     transaction.getTimeout() == TransactionDefinition.TIMEOUT_DEFAULT ? NONE
                             : written(Duration.ofSeconds(transaction.getTimeout())),

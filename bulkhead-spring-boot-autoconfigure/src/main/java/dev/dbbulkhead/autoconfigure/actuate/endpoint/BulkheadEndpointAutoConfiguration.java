@@ -5,8 +5,9 @@ import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpointWebExtension;
 import dev.dbbulkhead.actuate.endpoint.WorkloadTotals;
 import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
+import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
-import dev.dbbulkhead.autoconfigure.WrittenDurations;
+import dev.dbbulkhead.WrittenDurations;
 import dev.dbbulkhead.autoconfigure.fleet.BulkheadFleetAutoConfiguration;
 import dev.dbbulkhead.autoconfigure.saturation.BulkheadDatabaseSignalsAutoConfiguration;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
@@ -77,6 +78,23 @@ public final class BulkheadEndpointAutoConfiguration {
         }
         return new BulkheadsEndpoint.RequestDeadlineDescriptor(headers, budget == null ? null : WrittenDurations.of(budget),
                 paths);
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(BulkheadsEndpoint.class)
+    BulkheadsEndpoint.RetryAfters dbBulkheadRetryAfters(BulkheadProperties properties) {
+        return new BulkheadsEndpoint.RetryAfters() {
+            @Override
+            public long seconds(String workload) {
+                return ResolvedSettings.retryAfterSeconds(workload, properties);
+            }
+
+            @Override
+            public long jitterSeconds(String workload) {
+                return ResolvedSettings.retryAfterJitterSeconds(workload, properties);
+            }
+        };
     }
 
     @Bean

@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Durations as a configuration writes them ({@code 50ms}, {@code 30s}, {@code 2m}), for the reports, warnings and
  * endpoint a user compares with their {@code application.yml}: {@code PT0.05S} is what {@link Duration#toString()}
- * gives, and nobody writes it. Part of the auto-configuration, not API.
+ * gives, and nobody writes it.
  */
 public final class WrittenDurations {
 

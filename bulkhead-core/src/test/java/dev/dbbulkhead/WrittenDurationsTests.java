@@ -1,4 +1,4 @@
-package dev.dbbulkhead.autoconfigure;
+package dev.dbbulkhead;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
