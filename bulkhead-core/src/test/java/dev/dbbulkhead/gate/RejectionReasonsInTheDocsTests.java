@@ -3,6 +3,7 @@ package dev.dbbulkhead.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.testing.RepositoryFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -142,13 +143,7 @@ class RejectionReasonsInTheDocsTests {
         return Files.readString(repository().resolve(Path.of(first, more)));
     }
 
-    /** The repository's root: Maven runs the tests in the module's directory. */
     private static Path repository() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            if (Files.isRegularFile(directory.resolve("docs/reference/concepts.md"))) {
-                return directory;
-            }
-        }
-        throw new AssertionError("No repository root with docs/reference/concepts.md above " + Path.of("").toAbsolutePath());
+        return RepositoryFiles.path("docs").getParent();
     }
 }

@@ -14,7 +14,6 @@ import java.util.HashSet;
 import java.util.IntSummaryStatistics;
 import java.util.List;
 import java.util.Map;
-import java.util.ResourceBundle;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -160,31 +159,13 @@ class RecommendedLimitTests {
     void whenItsLineIsWrittenTheNewRecommendationIsAlreadyTheCapEveryReaderSees() {
         List<String> capsWhenWritten = new ArrayList<>();
         SaturationLimits[] watched = new SaturationLimits[1];
-        System.Logger readingTheCap = new System.Logger() {
-            @Override
-            public String getName() {
-                return "reading the cap";
+        RecordingLogger readingTheCap = new RecordingLogger(message -> {
+            if (message.contains("recommended for workload")) {
+                capsWhenWritten.add(message.substring(0, message.indexOf(':')) + " while the cap read "
+                        + watched[0].limit("reports").orElseThrow().cap() + " and the recommendation "
+                        + watched[0].recommendation("reports").orElseThrow().limit());
             }
-
-            @Override
-            public boolean isLoggable(Level level) {
-                return true;
-            }
-
-            @Override
-            public void log(Level level, ResourceBundle bundle, String message, Throwable thrown) {
-                log(level, bundle, message, (Object[]) null);
-            }
-
-            @Override
-            public void log(Level level, ResourceBundle bundle, String format, Object... params) {
-                if (format.contains("recommended for workload")) {
-                    capsWhenWritten.add(format.substring(0, format.indexOf(':')) + " while the cap read "
-                            + watched[0].limit("reports").orElseThrow().cap() + " and the recommendation "
-                            + watched[0].recommendation("reports").orElseThrow().limit());
-                }
-            }
-        };
+        });
         watched[0] = new SaturationLimits(new SaturationPolicy(4), List.of(new Governed("reports", Mode.RECOMMEND,
                 Criticality.DEFAULT, 1, () -> 20, () -> 20, () -> true, cap -> { })), readingTheCap);
         for (int sample = 0; sample < RecommendationWindow.LEAST_SAMPLES; sample++) {

@@ -7,6 +7,7 @@ import dev.dbbulkhead.budget.ConnectionBudgetReport;
 import java.lang.reflect.Method;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,7 +72,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
                                                           String workload, Collection<String> configured) {
         if (!BulkheadPropertiesCheck.WORKLOAD_NAME.matcher(workload).matches()) {
             // Configuring the name as written would fail start-up too: the binder rewrites such names.
-            String lowerCase = workload.toLowerCase(java.util.Locale.ROOT);
+            String lowerCase = workload.toLowerCase(Locale.ROOT);
             String action = !BulkheadPropertiesCheck.WORKLOAD_NAME.matcher(lowerCase).matches()
                     ? "Name a workload of " + BulkheadPropertiesCheck.WORKLOAD_NAME_RULE + " in the annotation."
                     : configured.contains(lowerCase) ? "Name '" + lowerCase + "' in the annotation (it is configured)."

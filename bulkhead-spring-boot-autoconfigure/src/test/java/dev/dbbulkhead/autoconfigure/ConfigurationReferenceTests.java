@@ -2,6 +2,7 @@ package dev.dbbulkhead.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.testing.RepositoryFiles;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,7 +10,6 @@ import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.List;
@@ -124,7 +124,7 @@ class ConfigurationReferenceTests {
     /** The keys of the reference's table rows, each with the number of rows that document it. */
     private static Map<String, Integer> documentedKeys() throws IOException {
         Map<String, Integer> keys = new TreeMap<>();
-        for (String line : Files.readAllLines(reference(), StandardCharsets.UTF_8)) {
+        for (String line : Files.readAllLines(RepositoryFiles.path(REFERENCE.toString()), StandardCharsets.UTF_8)) {
             Matcher row = KEY_ROW.matcher(line.strip());
             if (row.find()) {
                 keys.merge(row.group(1), 1, Integer::sum);
@@ -132,18 +132,5 @@ class ConfigurationReferenceTests {
         }
         assertThat(keys).as("keys documented in %s", REFERENCE).isNotEmpty();
         return keys;
-    }
-
-    /** docs/reference/configuration.md of the repository: Maven runs the tests in the module's directory. */
-    private static Path reference() {
-        List<Path> tried = new ArrayList<>();
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            Path candidate = directory.resolve(REFERENCE);
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-            tried.add(candidate);
-        }
-        throw new AssertionError("No " + REFERENCE + " found; looked for " + tried);
     }
 }

@@ -3,6 +3,7 @@ package dev.dbbulkhead.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
+import dev.dbbulkhead.testing.RepositoryFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -61,20 +62,10 @@ class DocumentedConfigurationsTests {
 
     /** README.md and every how-to: the pages whose examples a newcomer copies. */
     private static List<Path> pages() throws IOException {
-        Path root = root();
-        List<Path> pages = new ArrayList<>(List.of(root.resolve("README.md")));
-        try (Stream<Path> howTos = Files.list(root.resolve("docs/how-to"))) {
+        List<Path> pages = new ArrayList<>(List.of(RepositoryFiles.path("README.md")));
+        try (Stream<Path> howTos = Files.list(RepositoryFiles.path("docs/how-to"))) {
             howTos.filter(page -> page.toString().endsWith(".md")).sorted().forEach(pages::add);
         }
         return pages;
-    }
-
-    private static Path root() {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            if (Files.isDirectory(directory.resolve("docs/how-to"))) {
-                return directory;
-            }
-        }
-        throw new AssertionError("No docs/how-to above " + Path.of("").toAbsolutePath());
     }
 }

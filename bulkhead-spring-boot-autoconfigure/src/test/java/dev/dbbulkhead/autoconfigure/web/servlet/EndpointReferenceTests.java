@@ -3,14 +3,13 @@ package dev.dbbulkhead.autoconfigure.web.servlet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
+import dev.dbbulkhead.testing.RepositoryFiles;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -99,7 +98,7 @@ class EndpointReferenceTests {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).isEqualTo(200);
         answer = JSON.readTree(response.body());
-        page = Files.readString(reference());
+        page = Files.readString(RepositoryFiles.path("docs/reference/endpoint.md"));
     }
 
     @Test
@@ -190,17 +189,6 @@ class EndpointReferenceTests {
             blocks.add(JSON.readTree(block.group(1)));
         }
         return blocks;
-    }
-
-    /** docs/reference/endpoint.md of the repository: Maven runs the tests in the module's directory. */
-    private static Path reference() throws IOException {
-        for (Path directory = Path.of("").toAbsolutePath(); directory != null; directory = directory.getParent()) {
-            Path candidate = directory.resolve("docs/reference/endpoint.md");
-            if (Files.isRegularFile(candidate)) {
-                return candidate;
-            }
-        }
-        throw new IOException("No docs/reference/endpoint.md above " + Path.of("").toAbsolutePath());
     }
 
     @SpringBootConfiguration
