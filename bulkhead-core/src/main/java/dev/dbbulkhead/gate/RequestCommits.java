@@ -33,6 +33,14 @@ public final class RequestCommits {
         return scope;
     }
 
+    /**
+     * Whether a request — a unit of work — is tracked on the current thread: work that begins inside one (a scheduled
+     * method called from a request, say) is part of it rather than a unit of its own.
+     */
+    public static boolean isTracked() {
+        return AdmissionGate.currentThreadRecord().requestCommits() != NOT_TRACKED;
+    }
+
     /** The operations of the tracked request that committed so far; zero when none did or no request is tracked. */
     public static int count() {
         return Math.max(0, AdmissionGate.currentThreadRecord().requestCommits());

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.annotation.BackgroundUnitsPostProcessor;
 import dev.dbbulkhead.annotation.DbBulkheadPostProcessor;
 import dev.dbbulkhead.budget.BudgetSettings;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
@@ -158,5 +159,17 @@ public final class BulkheadAutoConfiguration {
         }
         return new DbBulkheadPostProcessor(() -> WorkloadEntries.gated(registry.getObject()),
                 WorkloadEntries.advisorOrder(environment));
+    }
+
+    /**
+     * Makes each run of a scheduled, {@code @Async} or message listener method a unit of work, as the web filter makes
+     * each request one: its later operations go first, and a graceful shutdown lets them finish. Static, as a
+     * post-processor must be.
+     */
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static BackgroundUnitsPostProcessor backgroundUnitsPostProcessor() {
+        return new BackgroundUnitsPostProcessor();
     }
 }

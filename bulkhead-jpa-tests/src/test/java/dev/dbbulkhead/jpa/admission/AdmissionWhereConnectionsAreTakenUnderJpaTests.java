@@ -7,6 +7,7 @@ import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.annotation.DbBulkhead;
 import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.gate.RequestCommits;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.jpa.JpaTestApplication;
 import dev.dbbulkhead.jpa.JpaTestDatabase;
@@ -26,6 +27,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.orm.jpa.JpaTransactionManager;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
 import org.springframework.stereotype.Service;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -146,8 +148,7 @@ class AdmissionWhereConnectionsAreTakenUnderJpaTests {
     @Test
     void aScheduledRunIsAdmittedByTheWorkloadItsRuleNames() throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
-        job.entered = entered;
-        job.release = release;
+        job.holdNextRun(entered, release);
         ScheduledMethodRunnable run = new ScheduledMethodRunnable(job, NightlyJob.class.getMethod("archive"));
         CompletableFuture<Void> running = CompletableFuture.runAsync(run, command -> Thread.ofVirtual().start(command));
         assertThat(entered.await(30, TimeUnit.SECONDS)).isTrue();
@@ -158,6 +159,15 @@ class AdmissionWhereConnectionsAreTakenUnderJpaTests {
         assertThat(gate("jobs").active()).isZero();
         assertThat(watched.admissions().get("dataSource").classified()).extractingByKey("scheduled * -> jobs")
                 .satisfies(count -> assertThat(count).isPositive());
+    }
+
+    @Test
+    void aScheduledRunIsOneUnitOfWorkWhoseTransactionsAreItsOperations() throws Exception {
+        CompletableFuture<Integer> committed = CompletableFuture.supplyAsync(job::archiveTwice,
+                command -> Thread.ofVirtual().start(command));
+        assertThat(committed.get(30, TimeUnit.SECONDS)).as("both of the run's transactions counted in its unit")
+                .isEqualTo(2);
+        assertThat(RequestCommits.isTracked()).isFalse();
     }
 
     @Test
@@ -274,8 +284,25 @@ class AdmissionWhereConnectionsAreTakenUnderJpaTests {
             this.accounts = accounts;
         }
 
+        /**
+         * Makes the next {@link #archive} hold its transaction: set through a method, as the bean is proxied (its
+         * scheduled method is a unit of work) and a field of the proxy is not the bean's.
+         */
+        public void holdNextRun(CountDownLatch entered, CountDownLatch release) {
+            this.entered = entered;
+            this.release = release;
+        }
+
         public void archive() {
             accounts.registerAndHold("archived", entered, release);
+        }
+
+        /** A run of two transactions through the service: what the run's unit counted as committed after both. */
+        @Scheduled(cron = Scheduled.CRON_DISABLED)
+        public int archiveTwice() {
+            accounts.register("archived-first");
+            accounts.register("archived-second");
+            return RequestCommits.count();
         }
     }
 }

@@ -1,0 +1,163 @@
+package dev.dbbulkhead.autoconfigure.background;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
+import dev.dbbulkhead.autoconfigure.BulkheadAutoConfiguration;
+import dev.dbbulkhead.autoconfigure.HeldOperations;
+import dev.dbbulkhead.autoconfigure.SharedDatabase;
+import dev.dbbulkhead.autoconfigure.UngatedWorkAutoConfiguration;
+import dev.dbbulkhead.gate.RequestCommits;
+import dev.dbbulkhead.testing.Await;
+import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import java.util.Arrays;
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.scheduling.annotation.AsyncAnnotationAdvisor;
+import org.springframework.transaction.interceptor.BeanFactoryTransactionAttributeSourceAdvisor;
+import org.springframework.transaction.interceptor.TransactionAttributeSourceAdvisor;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+/**
+ * Each run of background work is a unit of work, as each HTTP request is: a scheduled method's run, an
+ * {@code @Async} method's task, a listener method's message. Its later operations are those of a unit in progress — a
+ * graceful shutdown lets them finish — and a run that begins inside a unit already tracked is part of it.
+ */
+@Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
+class BackgroundUnitsTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .with(SharedDatabase::onBootJdbc)
+            .withConfiguration(AutoConfigurations.of(BulkheadAutoConfiguration.class, UngatedWorkAutoConfiguration.class,
+                    JdbcTemplateAutoConfiguration.class, TaskSchedulingAutoConfiguration.class,
+                    TaskExecutionAutoConfiguration.class))
+            .withUserConfiguration(BackgroundOn.class)
+            .withPropertyValues("db.bulkhead.workloads.web.max-concurrent=1", "db.bulkhead.workloads.web.max-queued=0",
+                    "db.bulkhead.workloads.jobs.max-concurrent=2", "db.bulkhead.workloads.jobs.max-queued=0");
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableScheduling
+    @EnableAsync
+    static class BackgroundOn {
+    }
+
+    @Test
+    void aScheduledMethodsRunIsAUnitOfWorkOnTheSchedulersThread() {
+        BackgroundJobs.Probe probe = new BackgroundJobs.Probe();
+        runner.withBean(BackgroundJobs.Probe.class, () -> probe).withBean(BackgroundJobs.StartUpJob.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(probe.scheduledRunTracked.get(1, TimeUnit.MINUTES))
+                            .as("the scheduler called the proxy, whose advice tracks the run").isTrue();
+                });
+    }
+
+    @Test
+    void anAsyncMethodsTaskIsAUnitOnTheExecutorsThreadAndItsCallerIsNone() {
+        runner.withBean(BackgroundJobs.Reports.class).run(context -> {
+            String seen = context.getBean(BackgroundJobs.Reports.class).mailed().get(1, TimeUnit.MINUTES);
+            assertThat(seen).as("run on the executor's thread, tracked there")
+                    .doesNotStartWith(Thread.currentThread().getName() + " ").endsWith(" true");
+            assertThat(RequestCommits.isTracked()).as("the caller's thread").isFalse();
+        });
+    }
+
+    @Test
+    void aListenerMethodsMessageIsAUnitOfWorkAndAPlainMethodOfTheSameBeanIsNot() {
+        runner.withBean(BackgroundJobs.Reports.class).run(context -> {
+            BackgroundJobs.Reports reports = context.getBean(BackgroundJobs.Reports.class);
+            assertThat(reports.onOrder("42")).isTrue();
+            assertThat(reports.plain()).isFalse();
+            assertThat(RequestCommits.isTracked()).as("the unit ended with the call").isFalse();
+        });
+    }
+
+    @Test
+    void aRunThatBeginsInsideAUnitAlreadyTrackedIsPartOfIt() {
+        runner.withBean(BackgroundJobs.Reports.class).run(context -> {
+            BackgroundJobs.Reports reports = context.getBean(BackgroundJobs.Reports.class);
+            assertThat(reports.commitsSeen()).as("a unit of its own, with nothing committed yet").isZero();
+            BulkheadTemplate web = context.getBean(BulkheadRegistry.class).template("web");
+            try (RequestCommits.Scope request = RequestCommits.track()) {
+                web.execute(status -> 1);
+                assertThat(reports.commitsSeen()).as("the request's commit, not a fresh count").isOne();
+            }
+        });
+    }
+
+    @Test
+    void aTransactionalRunsUnitBeginsBeforeItsTransactionAndAnAsyncOneOnlyOnceHandedToTheExecutor() {
+        runner.withBean(BackgroundJobs.TransactionalReports.class).run(context -> {
+            BackgroundJobs.TransactionalReports reports = context.getBean(BackgroundJobs.TransactionalReports.class);
+            assertThat(reports.reconciled()).isTrue();
+            assertThat(reports.mailed().get(1, TimeUnit.MINUTES)).isTrue();
+            assertThat(Arrays.stream(((Advised) reports).getAdvisors()).map(BackgroundUnitsTests::kind))
+                    .as("the advisors, outermost first").containsExactly("async", "unit", "transaction");
+        });
+    }
+
+    private static String kind(Advisor advisor) {
+        if (advisor instanceof AsyncAnnotationAdvisor) {
+            return "async";
+        }
+        if (advisor instanceof TransactionAttributeSourceAdvisor
+                || advisor instanceof BeanFactoryTransactionAttributeSourceAdvisor) {
+            return "transaction";
+        }
+        return advisor.getAdvice().getClass().getSimpleName().equals("BackgroundUnits") ? "unit"
+                : advisor.toString();
+    }
+
+    @Test
+    void aFinalClassWithAScheduledMethodIsLeftAsItIsAndTheApplicationStarts() {
+        runner.withBean(BackgroundJobs.FinalJob.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            BackgroundJobs.FinalJob job = context.getBean(BackgroundJobs.FinalJob.class);
+            assertThat(AopUtils.isAopProxy(job)).isFalse();
+            assertThat(job.run()).isFalse();
+        });
+    }
+
+    @Test
+    void theLaterOperationsOfAScheduledRunAdmittedBeforeAShutdownAreAdmittedWhileNewWorkIsRefused() throws Exception {
+        BackgroundJobs.Probe probe = new BackgroundJobs.Probe();
+        runner.withBean(BackgroundJobs.Probe.class, () -> probe).withBean(BackgroundJobs.TwoStepJob.class)
+                .withPropertyValues("db.bulkhead.work.default-workload=web",
+                        "db.bulkhead.work.rules[0].workload=jobs", "db.bulkhead.work.rules[0].scheduled=*")
+                .run(context -> {
+                    assertThat(probe.firstOperationDone.await(1, TimeUnit.MINUTES)).isTrue();
+                    BulkheadTemplate jobs = context.getBean(BulkheadRegistry.class).template("jobs");
+                    // Work admitted and still running keeps the shutdown draining while the job takes its second step.
+                    HeldOperations holder = HeldOperations.hold(jobs, 1);
+
+                    ConfigurableApplicationContext application = context.getSourceApplicationContext();
+                    Thread closing = Thread.ofPlatform().name("closing").start(application::close);
+                    Await.until("the gates shut down", () -> jobs.gate().isShuttingDown());
+                    BulkheadRejectedException refused = catchThrowableOfType(BulkheadRejectedException.class,
+                            () -> jobs.execute(status -> 1));
+                    assertThat(refused.reason()).as("new work").isEqualTo(RejectionReason.SHUTTING_DOWN);
+
+                    probe.mayTakeSecond.countDown();
+                    assertThat(probe.secondOperation.get(1, TimeUnit.MINUTES))
+                            .as("the run's second operation, admitted as part of a unit in progress").isEqualTo(2);
+                    holder.close();
+                    closing.join();
+                    assertThat(holder.failures).isEmpty();
+                });
+    }
+}
