@@ -177,6 +177,9 @@ final class SchedulerSimulation {
     private void arrive(SimulatedOperation operation) {
         if (operation.measured) {
             result.offered[operation.flow]++;
+            if (!operation.inProgress) {
+                result.requestsOffered[operation.flow]++;
+            }
         }
         Criticality criticality = flows.get(operation.flow).criticality();
         if (workload.lenderPlaces() > 0 && running >= workload.maxConcurrent() && waiting == 0
@@ -329,6 +332,9 @@ final class SchedulerSimulation {
         if (done.operationsAfter > 0) {
             arrive(operation(done.flow, true, done.operationsAfter - 1, done.client));
         } else {
+            if (done.measured) {
+                result.requestsServed[done.flow]++;
+            }
             ended(done);
         }
     }

@@ -11,6 +11,9 @@ final class SimulationResult {
     final long[] timedOut;
     final long[] refusedAtEdge;
     final long[] displaced;
+    /** Requests whose first operation arrived in the window, and those whose every operation was served. */
+    final long[] requestsOffered;
+    final long[] requestsServed;
     final double measuredSeconds;
     /** Place-nanoseconds the gate's own places stood idle while work waited. */
     double idleWhileWaiting;
@@ -26,6 +29,8 @@ final class SimulationResult {
         timedOut = new long[flows];
         refusedAtEdge = new long[flows];
         displaced = new long[flows];
+        requestsOffered = new long[flows];
+        requestsServed = new long[flows];
         this.measuredSeconds = measuredSeconds;
     }
 
