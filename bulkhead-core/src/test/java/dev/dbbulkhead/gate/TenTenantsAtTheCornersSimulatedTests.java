@@ -1,0 +1,84 @@
+package dev.dbbulkhead.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Ten tenants, one asking ten times what each of the others asks, 3 × capacity in all, at the corners of operation
+ * time (5 to 400 ms) and queue wait (0.5 to 10 × the operation), B = 8, Q = 16, fair shares. The nine others ask
+ * 3 / 19 of the capacity each, above the tenth that is their share: together they ask 1.42 × capacity, so no order
+ * serves each of them 95 %. What fairness owes them is their max-min share, a tenth of the capacity each, and every
+ * tenant must get at least 0.9 of it.
+ */
+class TenTenantsAtTheCornersSimulatedTests {
+
+    private static final long MS = 1_000_000L;
+
+    @ParameterizedTest(name = "operations of {0} ms, queue wait {1} x the operation")
+    @CsvSource({"5,0.5", "5,1", "5,10", "50,0.5", "50,1", "50,10", "400,0.5", "400,1", "400,10"})
+    void everyTenantGetsNineTenthsOfItsMaxMinShare(long operationMs, double waitOverOperation) {
+        double capacity = 8 * 1000.0 / operationMs;
+        double unit = 3 * capacity / 19;
+        List<SimulatedFlow> flows = new ArrayList<>();
+        flows.add(poisson("noisy", 10 * unit));
+        for (int i = 1; i <= 9; i++) {
+            flows.add(poisson("tenant-" + i, unit));
+        }
+        SimulatedWorkload workload = new SimulatedWorkload(70 + operationMs, 8, 16,
+                (long) (waitOverOperation * operationMs * MS),
+                new OperationTimes(OperationTimes.Shape.UNIFORM, operationMs * MS), flows,
+                AdmissionRules.builder().fairShares(true).build(), 0, 0.0, Math.max(60_000, operationMs * 2_000) * MS);
+        MaxMinShares shares = new MaxMinShares(flows, workload.capacityPerSecond());
+
+        SimulationResult result = SchedulerSimulation.run(workload, new SchedulerOrder(flows, workload.rules()),
+                shares, true);
+
+        double least = Double.MAX_VALUE;
+        for (int f = 0; f < flows.size(); f++) {
+            least = Math.min(least, result.served[f] / result.measuredSeconds / shares.of(f));
+        }
+        System.out.printf("operations %d ms, wait %.1f x: least tenant %.3f of its max-min share; busy while work"
+                + " waits %.1f %%%n", operationMs, waitOverOperation, least, 100 * result.busyWhileWaiting());
+        assertThat(least).isGreaterThanOrEqualTo(0.9);
+    }
+
+    @ParameterizedTest(name = "operations of {0} ms, queue wait {1} x the operation")
+    @CsvSource({"5,0.5", "5,1", "5,10", "50,0.5", "50,1", "50,10", "400,0.5", "400,1", "400,10"})
+    void nineQuietTenantsUnderTheirShareBesideANoisyOneAreServedAsTheOracleServesThem(long operationMs,
+                                                                                    double waitOverOperation) {
+        double capacity = 8 * 1000.0 / operationMs;
+        List<SimulatedFlow> flows = new ArrayList<>();
+        flows.add(poisson("noisy", 2.55 * capacity));
+        for (int i = 1; i <= 9; i++) {
+            flows.add(poisson("quiet-" + i, 0.05 * capacity));
+        }
+        SimulatedWorkload workload = new SimulatedWorkload(80 + operationMs, 8, 16,
+                (long) (waitOverOperation * operationMs * MS),
+                new OperationTimes(OperationTimes.Shape.UNIFORM, operationMs * MS), flows,
+                AdmissionRules.builder().fairShares(true).build(), 0, 0.0, Math.max(60_000, operationMs * 2_000) * MS);
+        MaxMinShares shares = new MaxMinShares(flows, workload.capacityPerSecond());
+
+        SimulationResult real = SchedulerSimulation.run(workload, new SchedulerOrder(flows, workload.rules()), shares,
+                true);
+        SimulationResult oracle = SchedulerSimulation.run(workload, new MaxMinOracle(flows, shares, false), shares,
+                false);
+
+        double leastReal = 1;
+        double leastOracle = 1;
+        for (int f = 1; f < flows.size(); f++) {
+            leastReal = Math.min(leastReal, (double) real.served[f] / real.offered[f]);
+            leastOracle = Math.min(leastOracle, (double) oracle.served[f] / oracle.offered[f]);
+        }
+        System.out.printf("operations %d ms, wait %.1f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
+                waitOverOperation, 100 * leastReal, 100 * leastOracle);
+        assertThat(leastReal).isGreaterThanOrEqualTo(Math.min(0.95, 0.97 * leastOracle));
+    }
+
+    private static SimulatedFlow poisson(String key, double perSecond) {
+        return new SimulatedFlow(key, 1, Criticality.DEFAULT, SimulatedFlow.ArrivalProcess.POISSON, perSecond, 1, 0);
+    }
+}
