@@ -20,9 +20,11 @@ import org.springframework.aot.AotDetector;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -31,6 +33,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.boot.transaction.autoconfigure.TransactionManagerCustomizers;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -171,5 +174,29 @@ public final class BulkheadAutoConfiguration {
     @ConditionalOnMissingBean
     static BackgroundUnitsPostProcessor backgroundUnitsPostProcessor() {
         return new BackgroundUnitsPostProcessor();
+    }
+
+    /** Each run of a Spring Batch step bean is a unit of work, its chunks its operations. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.springframework.batch.core.step.AbstractStep")
+    static final class BatchStepUnitsConfiguration {
+
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static BeanPostProcessor batchStepUnits() {
+            return new BatchStepUnits();
+        }
+    }
+
+    /** Each run of a job of a Quartz scheduler bean is a unit of work. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.quartz.Scheduler")
+    static final class QuartzJobUnitsConfiguration {
+
+        @Bean
+        @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+        static BeanPostProcessor quartzJobUnits() {
+            return new QuartzJobUnits();
+        }
     }
 }

@@ -108,6 +108,17 @@ public final class BackgroundJobs {
         }
     }
 
+    /** A Quartz job that says whether its run is a unit of work, in its job data's {@code seen}. */
+    public static class TrackedQuartzJob implements org.quartz.Job {
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public void execute(org.quartz.JobExecutionContext context) {
+            ((CompletableFuture<Boolean>) context.getMergedJobDataMap().get("seen"))
+                    .complete(RequestCommits.isTracked());
+        }
+    }
+
     /** A final class cannot be proxied: left as it is. */
     public static final class FinalJob {
 

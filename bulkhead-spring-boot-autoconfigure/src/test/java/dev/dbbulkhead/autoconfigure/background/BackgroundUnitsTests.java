@@ -17,6 +17,24 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.quartz.JobDataMap;
+import org.quartz.Scheduler;
+import org.quartz.TriggerBuilder;
+import org.quartz.impl.StdSchedulerFactory;
+import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.configuration.support.MapJobRegistry;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.job.parameters.JobParameters;
+import org.springframework.batch.core.launch.support.TaskExecutorJobOperator;
+import org.springframework.batch.core.repository.support.ResourcelessJobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.repeat.RepeatStatus;
+import org.springframework.batch.infrastructure.support.transaction.ResourcelessTransactionManager;
 import org.springframework.aop.Advisor;
 import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
@@ -121,6 +139,60 @@ class BackgroundUnitsTests {
         }
         return advisor.getAdvice().getClass().getSimpleName().equals("BackgroundUnits") ? "unit"
                 : advisor.toString();
+    }
+
+    @Test
+    void eachRunOfABatchStepBeanIsOneUnitAcrossItsChunksAndAStepThatIsNoBeanIsNone() {
+        ResourcelessJobRepository repository = new ResourcelessJobRepository();
+        List<Boolean> tracked = new CopyOnWriteArrayList<>();
+        runner.withBean("load", Step.class, () -> twoChunks("load", repository, tracked)).run(context -> {
+            TaskExecutorJobOperator operator = new TaskExecutorJobOperator();
+            operator.setJobRepository(repository);
+            operator.setJobRegistry(new MapJobRegistry());
+            operator.afterPropertiesSet();
+            Step bean = context.getBean("load", Step.class);
+            assertThat(operator.start(new JobBuilder("importJob", repository).start(bean).build(), new JobParameters())
+                    .getStatus()).isEqualTo(BatchStatus.COMPLETED);
+            assertThat(tracked).as("both chunks of the bean's run, inside its unit").containsExactly(true, true);
+
+            tracked.clear();
+            Step notABean = twoChunks("other", repository, tracked);
+            assertThat(operator.start(new JobBuilder("otherJob", repository).start(notABean).build(),
+                    new JobParameters()).getStatus()).isEqualTo(BatchStatus.COMPLETED);
+            assertThat(tracked).as("a step no bean post-processor saw").containsExactly(false, false);
+            assertThat(RequestCommits.isTracked()).isFalse();
+        });
+    }
+
+    /** A step of two chunks, each telling {@code tracked} whether it runs inside a unit. */
+    private static Step twoChunks(String name, ResourcelessJobRepository repository, List<Boolean> tracked) {
+        return new StepBuilder(name, repository).tasklet((contribution, chunk) -> {
+            tracked.add(RequestCommits.isTracked());
+            return tracked.size() < 2 ? RepeatStatus.CONTINUABLE : RepeatStatus.FINISHED;
+        }, new ResourcelessTransactionManager()).build();
+    }
+
+    @Test
+    void eachRunOfAJobOfAQuartzSchedulerBeanIsAUnitOfWork() throws Exception {
+        Properties quartz = new Properties();
+        quartz.setProperty("org.quartz.scheduler.instanceName", "background-units-" + System.nanoTime());
+        quartz.setProperty("org.quartz.threadPool.threadCount", "1");
+        quartz.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
+        Scheduler made = new StdSchedulerFactory(quartz).getScheduler();
+        runner.withBean(Scheduler.class, () -> made).run(context -> {
+            Scheduler scheduler = context.getBean(Scheduler.class);
+            CompletableFuture<Boolean> seen = new CompletableFuture<>();
+            try {
+                scheduler.start();
+                JobDataMap data = new JobDataMap();
+                data.put("seen", seen);
+                scheduler.scheduleJob(org.quartz.JobBuilder.newJob(BackgroundJobs.TrackedQuartzJob.class).usingJobData(data)
+                        .build(), TriggerBuilder.newTrigger().startNow().build());
+                assertThat(seen.get(1, TimeUnit.MINUTES)).isTrue();
+            } finally {
+                scheduler.shutdown(true);
+            }
+        });
     }
 
     @Test
