@@ -83,10 +83,39 @@ public final class CallerRules {
 
     private final List<String> recognised;
     private final List<String> applicationPackages;
+    /** What each class is to {@link #judge}: a function of the name and of these rules, read once per class. */
+    private final ClassNameMemo<Role> roles = new ClassNameMemo<>(this::roleOf);
 
     private CallerRules(List<String> recognised, List<String> applicationPackages) {
         this.recognised = List.copyOf(recognised);
         this.applicationPackages = List.copyOf(applicationPackages);
+    }
+
+    /**
+     * What a frame of a class is to {@link #judge}, in the order it asks: the detector's own, recognised infrastructure
+     * (with its rule), passed over (generated, the JDK's, a test runner's), the application's, a library's, or code of
+     * no known library.
+     */
+    private record Role(Kind kind, @Nullable String recognisedBy) {
+
+        enum Kind { DETECTOR, RECOGNISED, PASSED_OVER, APPLICATION, LIBRARY, UNKNOWN_CODE }
+    }
+
+    private Role roleOf(String className) {
+        if (firstMatch(DETECTOR, className) != null) {
+            return new Role(Role.Kind.DETECTOR, null);
+        }
+        String rule = firstMatch(recognised, className);
+        if (rule != null) {
+            return new Role(Role.Kind.RECOGNISED, rule);
+        }
+        if (isGenerated(className) || firstMatch(RUNTIME, className) != null) {
+            return new Role(Role.Kind.PASSED_OVER, null);
+        }
+        if (firstMatch(applicationPackages, className) != null) {
+            return new Role(Role.Kind.APPLICATION, null);
+        }
+        return new Role(firstMatch(LIBRARIES, className) == null ? Role.Kind.UNKNOWN_CODE : Role.Kind.LIBRARY, null);
     }
 
     /** The libraries and the recognised infrastructure above; no application package. */
@@ -192,23 +221,22 @@ public final class CallerRules {
         CallSite application = null;
         for (Iterator<StackWalker.StackFrame> it = frames.limit(MAX_FRAMES).iterator(); it.hasNext(); ) {
             StackWalker.StackFrame frame = it.next();
-            String className = frame.getClassName();
-            if (firstMatch(DETECTOR, className) != null) {
+            Role role = roles.of(frame.getClassName());
+            if (role.kind() == Role.Kind.DETECTOR) {
                 continue;
             }
-            String rule = firstMatch(recognised, className);
-            if (rule != null) {
-                return new Verdict(rule, null);
+            if (role.kind() == Role.Kind.RECOGNISED) {
+                return new Verdict(role.recognisedBy(), null);
             }
             // Read on past the application's frame: a recognised caller may have called it.
-            if (application != null || isGenerated(className) || firstMatch(RUNTIME, className) != null) {
+            if (application != null || role.kind() == Role.Kind.PASSED_OVER) {
                 continue;
             }
-            if (firstMatch(applicationPackages, className) != null) {
+            if (role.kind() == Role.Kind.APPLICATION) {
                 application = CallSite.of(frame, true);
                 continue;
             }
-            if (unknownCode == null && firstMatch(LIBRARIES, className) == null) {
+            if (unknownCode == null && role.kind() == Role.Kind.UNKNOWN_CODE) {
                 unknownCode = frame;
             }
             if (nearest == null) {

@@ -115,6 +115,8 @@ public final class WorkRules {
     /** What each runner's frame runs, by the runner's class. */
     private final Map<String, Kind> runners;
     private final Steps steps;
+    /** Whether a rule reads the callers on the stack: else a borrow's classes are not collected. */
+    private final boolean readsCallers;
     /** The prefix of each executor's thread names, by executor name; empty until they are known. */
     private volatile Map<String, String> threadPrefixes = Map.of();
 
@@ -147,6 +149,7 @@ public final class WorkRules {
             }
         });
         this.runners = Map.copyOf(byClass);
+        this.readsCallers = this.rules.stream().anyMatch(rule -> rule.kind() == Kind.CALLER);
         this.steps = Objects.requireNonNull(steps, "steps");
     }
 
@@ -232,6 +235,28 @@ public final class WorkRules {
     }
 
     /**
+     * What a frame's class is as a caller: the class it stands for — a proxy's frame stands for its user class, as a
+     * {@code @Transactional} method's transaction takes its connection before the method's own code runs, so the
+     * proxy's frame is the only one of its class on the stack — and whether it is a framework's between a runner and
+     * the method run; {@link #NONE} for the JDK's, a test runner's and a JDK proxy's, never a caller.
+     */
+    private record Caller(String userClass, boolean between) {
+
+        static final Caller NONE = new Caller("", true);
+
+        static Caller of(String className) {
+            String userClass = CallerRules.isGenerated(className) ? CallerRules.userClassOf(className) : className;
+            if (userClass == null || CallerRules.firstMatch(CallerRules.RUNTIME, userClass) != null) {
+                return NONE;
+            }
+            return new Caller(userClass, CallerRules.firstMatch(BETWEEN, userClass) != null);
+        }
+    }
+
+    /** Every rule set reads classes alike: one memo for all. */
+    private static final ClassNameMemo<Caller> CALLERS = new ClassNameMemo<>(Caller::of);
+
+    /**
      * Reads a borrow's stack, nearest frame first, at most {@link CallerRules#MAX_FRAMES} of it.
      *
      * @return the first rule that matches and the run the borrow is part of
@@ -250,16 +275,16 @@ public final class WorkRules {
                         : new Run(runner, Objects.requireNonNull(nearestClass), nearestToRunner.getMethodName());
                 break;
             }
-            // A proxy's frame stands for its user class: a @Transactional method's transaction takes its connection
-            // before the method's own code runs, so the proxy's frame is the only one of its class on the stack.
-            String userClass = CallerRules.isGenerated(className) ? CallerRules.userClassOf(className) : className;
-            if (userClass == null || CallerRules.firstMatch(CallerRules.RUNTIME, userClass) != null) {
+            Caller caller = CALLERS.of(className);
+            if (caller == Caller.NONE) {
                 continue;
             }
-            callers.add(userClass);
-            if (CallerRules.firstMatch(BETWEEN, userClass) == null) {
+            if (readsCallers) {
+                callers.add(caller.userClass());
+            }
+            if (!caller.between()) {
                 nearestToRunner = frame;
-                nearestClass = userClass;
+                nearestClass = caller.userClass();
             }
         }
         String step = steps.current();
