@@ -35,7 +35,7 @@ class HowTosUnderOverloadSimulatedTests {
 
         SimulationResult result = run(page, rules, flows, 61);
 
-        assertThat(served(result, 1)).as("the quiet tenant, page's promise: its next operation before the backlog")
+        assertThat(result.servedFraction(1)).as("the quiet tenant, page's promise: its next operation before the backlog")
                 .isGreaterThanOrEqualTo(0.95);
     }
 
@@ -73,7 +73,7 @@ class HowTosUnderOverloadSimulatedTests {
 
         SimulationResult result = run(page, rules, flows, 62);
 
-        assertThat(served(result, 2)).as("critical operations, the page's promise").isGreaterThanOrEqualTo(0.99);
+        assertThat(result.servedFraction(2)).as("critical operations, the page's promise").isGreaterThanOrEqualTo(0.99);
     }
 
     @Test
@@ -106,14 +106,10 @@ class HowTosUnderOverloadSimulatedTests {
         SimulationResult result = SchedulerSimulation.run(workload, new SchedulerOrder(flows, rules), shares, true);
         StringBuilder line = new StringBuilder(page.path);
         for (int f = 0; f < flows.size(); f++) {
-            line.append(String.format(" %s %.2f %%", flows.get(f).key(), 100 * served(result, f)));
+            line.append(String.format(" %s %.2f %%", flows.get(f).key(), 100 * result.servedFraction(f)));
         }
         System.out.println(line + "; " + workload.describe());
         return result;
-    }
-
-    private static double served(SimulationResult result, int flow) {
-        return (double) result.served[flow] / result.offered[flow];
     }
 
     private static SimulatedFlow poisson(String key, Criticality criticality, double operationsPerSecond,

@@ -75,8 +75,9 @@ class MeasurementsFromOutsideSimulatedTests {
                 false);
         double[] fractions = {fraction(real, shares), fraction(oracle, shares)};
         System.out.printf("quiet served %.1f %% (least tenant %.1f %%), oracle %.1f %% (least %.1f %%); "
-                        + "busy while work waits %.1f %%; %s%n", 100 * fractions[0], 100 * least(real, shares),
-                100 * fractions[1], 100 * least(oracle, shares), 100 * real.busyWhileWaiting(), workload.describe());
+                        + "busy while work waits %.1f %%; %s%n", 100 * fractions[0],
+                100 * real.leastServed(shares::clearlyUnder), 100 * fractions[1],
+                100 * oracle.leastServed(shares::clearlyUnder), 100 * real.busyWhileWaiting(), workload.describe());
         return fractions;
     }
 
@@ -92,15 +93,6 @@ class MeasurementsFromOutsideSimulatedTests {
         return (double) served / offered;
     }
 
-    private static double least(SimulationResult result, MaxMinShares shares) {
-        double least = 1.0;
-        for (int f = 0; f < result.offered.length; f++) {
-            if (shares.clearlyUnder(f) && result.offered[f] > 0) {
-                least = Math.min(least, (double) result.served[f] / result.offered[f]);
-            }
-        }
-        return least;
-    }
 
     private static SimulatedFlow poisson(String key, double perSecond) {
         return new SimulatedFlow(key, 1, Criticality.DEFAULT, SimulatedFlow.ArrivalProcess.POISSON, perSecond, 1, 0);

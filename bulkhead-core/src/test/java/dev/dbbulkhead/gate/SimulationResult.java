@@ -2,6 +2,7 @@ package dev.dbbulkhead.gate;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.IntPredicate;
 
 /** What one simulation run measured, over the operations that arrived in its measured window. */
 final class SimulationResult {
@@ -32,6 +33,22 @@ final class SimulationResult {
         requestsOffered = new long[flows];
         requestsServed = new long[flows];
         this.measuredSeconds = measuredSeconds;
+    }
+
+    /** The share of {@code flow}'s offered operations that were served. */
+    double servedFraction(int flow) {
+        return (double) served[flow] / offered[flow];
+    }
+
+    /** The least {@link #servedFraction} among the {@code flows} that were offered any; 1 when none was. */
+    double leastServed(IntPredicate flows) {
+        double least = 1.0;
+        for (int f = 0; f < offered.length; f++) {
+            if (flows.test(f) && offered[f] > 0) {
+                least = Math.min(least, servedFraction(f));
+            }
+        }
+        return least;
     }
 
     /** The share of B busy while work waited; 1 when no work waited. */

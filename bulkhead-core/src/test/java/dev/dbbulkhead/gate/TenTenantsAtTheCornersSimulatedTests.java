@@ -67,12 +67,8 @@ class TenTenantsAtTheCornersSimulatedTests {
         SimulationResult oracle = SchedulerSimulation.run(workload, new MaxMinOracle(flows, shares, false), shares,
                 false);
 
-        double leastReal = 1;
-        double leastOracle = 1;
-        for (int f = 1; f < flows.size(); f++) {
-            leastReal = Math.min(leastReal, (double) real.served[f] / real.offered[f]);
-            leastOracle = Math.min(leastOracle, (double) oracle.served[f] / oracle.offered[f]);
-        }
+        double leastReal = real.leastServed(f -> f > 0);
+        double leastOracle = oracle.leastServed(f -> f > 0);
         System.out.printf("operations %d ms, wait %.1f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
                 waitOverOperation, 100 * leastReal, 100 * leastOracle);
         assertThat(leastReal).isGreaterThanOrEqualTo(Math.min(0.95, 0.97 * leastOracle));
