@@ -47,6 +47,20 @@ class ArchitectureTests {
     }
 
     @Test
+    void noTypeInsideTheGateCallsBackUpIntoItsFace() {
+        noClasses()
+                .that().resideInAPackage("dev.dbbulkhead.gate")
+                .and().doNotHaveFullyQualifiedName("dev.dbbulkhead.gate.AdmissionGate")
+                // The callback through which the face hands itself out to an application's observers, once built.
+                .and().doNotHaveFullyQualifiedName("dev.dbbulkhead.gate.GateInstrumentation")
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.dbbulkhead.gate.AdmissionGate")
+                .because("the gate's parts are wired by its face and given what they need (the shutdown, where a"
+                        + " permit goes back to, the counts): a part that holds the face and calls it back runs the"
+                        + " face's job in two places")
+                .check(coreClasses);
+    }
+
+    @Test
     void noTwoPackagesOfTheCoreDependOnEachOther() {
         slices().matching("dev.dbbulkhead.(**)").should().beFreeOfCycles().check(coreClasses);
     }

@@ -27,7 +27,7 @@ import java.util.function.LongSupplier;
  * rest is in types of their own, each with one job:
  * <ul>
  *   <li>{@link EntryChecks}: the refusals of a misuse (a thread holding a permit, a thread forked from an admitted
- *       operation, an entry inside a transaction) and each thread's record of the gate it holds;</li>
+ *       operation, an entry inside a transaction), read on each thread's {@link ThreadRecord};</li>
  *   <li>{@link GateEntry}: every admission the fast path does not finish — a deadline, a listener, a full gate, a
  *       borrow — with {@link RuledEntry} under admission rules, and {@link PermitHandout} for the wait and the
  *       permit, or the places given back;</li>
@@ -37,7 +37,8 @@ import java.util.function.LongSupplier;
  *       borrowed; an operation of a lender waits for its ledger place as part of its wait to run, and a borrower's
  *       queued operations run on the places its lenders free;</li>
  *   <li>{@link GateReports}: what the {@link GateListener} is told, and the refusals thrown;</li>
- *   <li>{@link GateDrain} and {@link GateResize}: the end of a shutdown, and changes of B and Q.</li>
+ *   <li>{@link GateRelease}: where a {@link Permit} goes back to — it holds that, never the gate;</li>
+ *   <li>{@link GateShutdown} and {@link GateResize}: the shutdown and its drain, and changes of B and Q.</li>
  * </ul>
  *
  * <p>A gate is not reentrant: a thread holding a permit of any gate may not acquire another one, nor may a thread
@@ -53,16 +54,15 @@ public final class AdmissionGate {
      * with rules costs a gate without them nothing — the rules are applied on the slow path only.
      */
     private final boolean plain;
-    /** Somebody listens: releases and transactions are timed for it. Read here, where every release reads it. */
+    /** Somebody listens: its decisions are timed for it. */
     private final boolean timed;
-    /** Set once by {@link #shutDown()}: from then on nothing is admitted, and what was admitted before finishes. */
-    private volatile boolean shuttingDown;
     private final GateReports reports;
     /** Its places on a lending pool's ledger: none read unless it lends or borrows. */
     private final PoolPlaces places;
     /** Every admission the fast path does not finish. */
     private final GateEntry slowPath;
-    private final GateDrain drain;
+    private final GateShutdown shutdown;
+    private final GateRelease release;
     private final GateResize resizes;
 
     /** A gate with the given limits that reports to nobody. */
@@ -105,11 +105,12 @@ public final class AdmissionGate {
         this.timed = reports.timed();
         this.places = new PoolPlaces(config.lending());
         this.plain = !timed && configured.isNone() && !places.inPool();
-        this.slowPath = new GateEntry(this, config, counts, places, reports);
-        this.drain = new GateDrain(counts, places);
+        this.shutdown = new GateShutdown(counts, places);
+        this.release = new GateRelease(workload, counts, places, shutdown, reports);
+        this.slowPath = new GateEntry(config, counts, places, reports, shutdown, release);
         this.resizes = new GateResize(counts, places);
         // Last, once every field is written: the pool reads this gate's limits from now on.
-        places.register(this, counts);
+        places.register(counts);
     }
 
     /**
@@ -123,7 +124,7 @@ public final class AdmissionGate {
      * by the call: from then on it enters a gate as an operation of its own, as it would on its next admission.
      */
     public static boolean isCurrentThreadAdmitted() {
-        return EntryChecks.currentThreadRecord().inAdmittedOperation();
+        return ThreadRecord.current().inAdmittedOperation();
     }
 
     /**
@@ -139,7 +140,7 @@ public final class AdmissionGate {
      * Without a deadline this costs a thread-local read and one field read; only with one is the clock read.
      */
     public static long currentPermitRemainingNanos() {
-        return EntryChecks.currentThreadRecord().permitRemainingNanos();
+        return ThreadRecord.current().permitRemainingNanos();
     }
 
     /**
@@ -198,7 +199,7 @@ public final class AdmissionGate {
      * @return the held permits
      */
     public Permit acquire() {
-        return admit(EntryChecks.refuseMisuse(this));
+        return admit(EntryChecks.refuseMisuse(workload));
     }
 
     /**
@@ -213,7 +214,7 @@ public final class AdmissionGate {
      * is nested in this operation (a {@code REQUIRES_NEW} transaction), and never waits for a second place.
      */
     public Permit acquireAtBorrow() {
-        HeldGate held = EntryChecks.refuseHeldOrForked(this);
+        ThreadRecord held = EntryChecks.refuseHeldOrForked(workload);
         Permit permit = admit(held);
         held.holdsBorrowPlace();
         return permit;
@@ -224,21 +225,21 @@ public final class AdmissionGate {
      * one thread-local read.
      */
     public static boolean currentThreadHoldsBorrowPlace() {
-        return EntryChecks.currentThreadRecord().holdsBorrowPlaceNow();
+        return ThreadRecord.current().holdsBorrowPlaceNow();
     }
 
-    private Permit admit(HeldGate held) {
+    private Permit admit(ThreadRecord held) {
         if (held.hasRequestDeadline()) {
             return slowPath.admitBefore(held, System.nanoTime(), held.requestDeadlineNanos());
         }
         if (plain && !Thread.currentThread().isInterrupted() && counts.tryRunAtOnce()) {
             // The fast path: nobody to tell, nothing to time, no rule to apply, one compare-and-set taken.
-            if (shuttingDown && !held.unitInProgress()) {
+            if (shutdown.refuses(held)) {
                 // Read after the places were taken, as shutDown() reads the counts after setting it: either this
                 // admission sees the shutdown, or the shutdown counts this operation as in flight.
                 throw slowPath.refuseRunningWhileShuttingDown();
             }
-            return held.hold(this, new Permit(this, held, 0L, 0L, false));
+            return held.hold(new Permit(release, held, 0L, 0L, false));
         }
         return slowPath.admit(held);
     }
@@ -260,7 +261,7 @@ public final class AdmissionGate {
     public Permit acquireWithin(Duration budget) {
         long budgetNanos = GateRanges.requireBudget(budget).toNanos();
         long entry = System.nanoTime();
-        HeldGate held = EntryChecks.refuseMisuse(this);
+        ThreadRecord held = EntryChecks.refuseMisuse(workload);
         long deadlineNanos = entry + budgetNanos;
         if (held.hasRequestDeadline() && held.requestDeadlineNanos() - deadlineNanos < 0) {
             deadlineNanos = held.requestDeadlineNanos();
@@ -270,52 +271,7 @@ public final class AdmissionGate {
 
     /** The hold times of this gate's recent operations with a deadline; for tests that set what operations need. */
     HoldTimes holdTimes() {
-        return slowPath.holdTimes();
-    }
-
-    /** The current thread's record of the gate it holds and of the request deadline bound to it. */
-    static HeldGate currentThreadRecord() {
-        return EntryChecks.currentThreadRecord();
-    }
-
-    /**
-     * Called once per permit ({@link Permit#close()} sees to it): by its owner thread, or by another thread once the
-     * owner has ended without closing it.
-     */
-    void release(Permit permit) {
-        HeldGate held = permit.holder();
-        held.clear();
-        byte pooled = permit.pooled();
-        if (pooled == PoolPlaces.BORROWED_PLACE) {
-            places.giveBackBorrowed();
-        } else if (pooled == PoolPlaces.OWN_PLACE) {
-            // With its own operations queued, the execution permit goes to one of them, which takes this place next:
-            // given back first, so that it finds it there when it wakes, and for the lender's own work alone.
-            places.giveBackOwn(!counts.nobodyWaits());
-            counts.finishRunning();
-        } else {
-            counts.finishRunning();
-        }
-        signalIfDrained();
-        boolean hadDeadline = permit.hasDeadline();
-        long heldNanos = timed || hadDeadline ? System.nanoTime() - permit.admittedAtNanos() : 0L;
-        if (hadDeadline) {
-            held.forgetPermitDeadline();
-            slowPath.holdTimes().record(heldNanos);
-        }
-        if (timed) {
-            permit.reportReleased(reports, heldNanos);
-        }
-    }
-
-    /**
-     * Opens the drain when the gate is shutting down and holds nothing. Read after the places were given back, as
-     * {@link #shutDown()} reads them after setting its flag: the last operation out, or the shutdown, opens it.
-     */
-    void signalIfDrained() {
-        if (shuttingDown) {
-            drain.signalIfEmpty();
-        }
+        return release.holdTimes();
     }
 
     /**
@@ -328,13 +284,12 @@ public final class AdmissionGate {
      * drain waits for: none slips in unseen.
      */
     public void shutDown() {
-        shuttingDown = true;
-        signalIfDrained();
+        shutdown.shutDown();
     }
 
     /** Whether {@link #shutDown()} was called: the gate admits nothing more. */
     public boolean isShuttingDown() {
-        return shuttingDown;
+        return shutdown.isShuttingDown();
     }
 
     /**
@@ -347,13 +302,13 @@ public final class AdmissionGate {
      */
     public boolean awaitDrained(Duration timeout) throws InterruptedException {
         // A permit whose owner thread ended without closing it would hold its place for ever: give it back first.
-        slowPath.abandoned().giveBackPlacesOfEndedOwners();
-        return drain.await(timeout);
+        release.abandoned().giveBackPlacesOfEndedOwners();
+        return shutdown.await(timeout);
     }
 
     /** Whether the gate is shut down and holds no operation any more. For observation only. */
     public boolean isDrained() {
-        return drain.isDrained();
+        return shutdown.isDrained();
     }
 
     /** Flows the order of a gate with rules knows right now, -1 for a gate without rules; for tests. */
@@ -389,7 +344,7 @@ public final class AdmissionGate {
      */
     public GateSaturation saturate() {
         // Permits whose owner ended unclosed would otherwise count as a busy gate.
-        slowPath.abandoned().giveBackPlacesOfEndedOwners();
+        release.abandoned().giveBackPlacesOfEndedOwners();
         GateConfig limits = counts.limits();
         // A borrower's ceiling is taken too, before its own places, so that no borrow slips past the saturation.
         boolean ceilingTaken = places.tryTakeCeiling();
@@ -435,14 +390,6 @@ public final class AdmissionGate {
      */
     public void resizeQueued(int maxQueued) {
         resizes.apply(limits -> limits.maxQueued(maxQueued));
-    }
-
-    /**
-     * Keeps {@code permit}, which another thread tried to close while its owner was alive, until it is given back:
-     * by its owner (closing it, or entering a bulkhead again), or by this gate once the owner has ended.
-     */
-    void abandon(Permit permit) {
-        slowPath.abandoned().add(permit);
     }
 
     /** The workload name. */

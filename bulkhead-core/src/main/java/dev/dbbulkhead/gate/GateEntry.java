@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class GateEntry {
 
-    private final AdmissionGate gate;
+    private final GateShutdown shutdown;
     private final AdmissionCounts counts;
     private final PoolPlaces places;
     private final GateReports reports;
@@ -23,34 +23,27 @@ final class GateEntry {
      */
     private final @Nullable RuledEntry ruled;
     /** What this workload's operations with a deadline usually need: admissions with less left are refused. */
-    private final HoldTimes holdTimes = new HoldTimes();
-    private final AbandonedPermits abandoned = new AbandonedPermits();
+    private final HoldTimes holdTimes;
+    private final AbandonedPermits abandoned;
     private final long queueWaitNanos;
 
-    GateEntry(AdmissionGate gate, GateConfig config, AdmissionCounts counts, PoolPlaces places, GateReports reports) {
-        this.gate = gate;
+    GateEntry(GateConfig config, AdmissionCounts counts, PoolPlaces places, GateReports reports,
+              GateShutdown shutdown, GateRelease release) {
+        this.shutdown = shutdown;
         this.counts = counts;
         this.places = places;
         this.reports = reports;
-        this.handout = new PermitHandout(gate, counts, places, reports, holdTimes);
+        this.holdTimes = release.holdTimes();
+        this.abandoned = release.abandoned();
+        this.handout = new PermitHandout(counts, places, reports, shutdown, release);
         AdmissionRules rules = config.admissionRules();
         this.ruled = rules.isNone() && !places.borrows() ? null
                 : new RuledEntry(rules, (ScheduledCounts) counts, places, abandoned, reports, handout);
         this.queueWaitNanos = config.queueWait().toNanos();
     }
 
-    /** The hold times of the gate's recent operations with a deadline. */
-    HoldTimes holdTimes() {
-        return holdTimes;
-    }
-
-    /** The gate's permits that another thread than their owner tried to close. */
-    AbandonedPermits abandoned() {
-        return abandoned;
-    }
-
     /** Admits an operation without a deadline, waiting at most the queue wait. */
-    Permit admit(HeldGate held) {
+    Permit admit(ThreadRecord held) {
         return admitAndWait(held, queueWaitNanos, 0L, false);
     }
 
@@ -61,7 +54,7 @@ final class GateEntry {
      * interrupted, which is refused as such); otherwise it waits at most the smaller of the queue wait and the time
      * left.
      */
-    Permit admitBefore(HeldGate held, long entry, long deadlineNanos) {
+    Permit admitBefore(ThreadRecord held, long entry, long deadlineNanos) {
         refuseIfShuttingDown(held);
         long leftNanos = deadlineNanos - entry;
         // Nothing left, or less than the workload's operations usually take: it could only time out in the database.
@@ -84,7 +77,7 @@ final class GateEntry {
      * Refuses an interrupted caller or a gate shutting down before any place is taken, then takes one by the gate's
      * rules. Kept out of {@link AdmissionGate#acquire()} so that it stays small enough to be inlined into its caller.
      */
-    private Permit admitAndWait(HeldGate held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+    private Permit admitAndWait(ThreadRecord held, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         if (Thread.currentThread().isInterrupted()) {
             // Checked before the counts are touched, as Semaphore does: an interrupted caller never holds, even for
             // a moment, a place that a caller arriving meanwhile would then be refused for.
@@ -115,11 +108,11 @@ final class GateEntry {
 
     /**
      * Refuses an admission that has not taken a place yet, once the gate is shutting down — unless it is a later
-     * operation of a unit of work admitted before ({@link HeldGate#unitInProgress()}): a graceful shutdown lets the
+     * operation of a unit of work admitted before ({@link ThreadRecord#unitInProgress()}): a graceful shutdown lets the
      * requests in progress finish, and refuses only new ones.
      */
-    private void refuseIfShuttingDown(HeldGate held) {
-        if (gate.isShuttingDown() && !held.unitInProgress()) {
+    private void refuseIfShuttingDown(ThreadRecord held) {
+        if (shutdown.refuses(held)) {
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
     }

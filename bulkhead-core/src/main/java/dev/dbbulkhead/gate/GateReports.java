@@ -53,7 +53,7 @@ final class GateReports {
             listener.onRejected(workload, reason, queueWaitNanos);
         }
         // Called on the refused thread: its record is the refused operation's.
-        HeldGate refused = EntryChecks.currentThreadRecord();
+        ThreadRecord refused = ThreadRecord.current();
         if (refused.unitInProgress()) {
             refusedInProgress.increment();
         }

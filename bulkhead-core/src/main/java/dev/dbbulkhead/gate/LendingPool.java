@@ -41,7 +41,7 @@ public final class LendingPool {
     private final String name;
     private final Ledger ledger = new Ledger();
     /** Written when a gate is built, read at every decision: few writes, many reads. */
-    private final List<AdmissionGate> lenders = new CopyOnWriteArrayList<>();
+    private final List<AdmissionCounts> lenders = new CopyOnWriteArrayList<>();
     /** Written when a gate is built, read when a place frees. */
     private final List<Borrower> borrowers = new CopyOnWriteArrayList<>();
 
@@ -86,8 +86,8 @@ public final class LendingPool {
     /** The lenders' B in force, summed: what the ledger may hand out. For observation only. */
     public long capacity() {
         long sum = 0;
-        for (AdmissionGate lender : lenders) {
-            sum += lender.config().maxConcurrent();
+        for (AdmissionCounts lender : lenders) {
+            sum += lender.limits().maxConcurrent();
         }
         return sum;
     }
@@ -97,8 +97,11 @@ public final class LendingPool {
         return ledger.hasQueuedThreads();
     }
 
-    /** Registers a gate whose own places the ledger lends; called once, as the gate's construction ends. */
-    void addLender(AdmissionGate lender) {
+    /**
+     * Registers a gate whose own places the ledger lends, by its counts, whose limits say its B in force; called once,
+     * as the gate's construction ends.
+     */
+    void addLender(AdmissionCounts lender) {
         lenders.add(lender);
     }
 

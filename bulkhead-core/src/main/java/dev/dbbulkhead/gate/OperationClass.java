@@ -83,7 +83,7 @@ public final class OperationClass {
 
     /** The class bound to the current thread, if any. */
     public static Optional<OperationClass> current() {
-        return Optional.ofNullable(AdmissionGate.currentThreadRecord().operationClass());
+        return Optional.ofNullable(ThreadRecord.current().operationClass());
     }
 
     /** The criticality. */
@@ -106,7 +106,7 @@ public final class OperationClass {
      * already bound it replaces the outer class, which closing the scope restores.
      */
     public Scope bind() {
-        HeldGate record = AdmissionGate.currentThreadRecord();
+        ThreadRecord record = ThreadRecord.current();
         Scope scope = new Scope(record, record.operationClass());
         record.operationClass(this);
         return scope;
@@ -140,10 +140,10 @@ public final class OperationClass {
     /** The span of a {@link #bind()}: closing it, on the thread that bound it, restores what was bound before. */
     public static final class Scope extends BindingScope {
 
-        private final HeldGate record;
+        private final ThreadRecord record;
         private final @Nullable OperationClass previous;
 
-        private Scope(HeldGate record, @Nullable OperationClass previous) {
+        private Scope(ThreadRecord record, @Nullable OperationClass previous) {
             this.record = record;
             this.previous = previous;
         }

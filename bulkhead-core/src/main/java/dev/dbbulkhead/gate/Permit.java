@@ -51,8 +51,9 @@ public final class Permit implements AutoCloseable {
         }
     }
 
-    private final AdmissionGate gate;
-    private final HeldGate held;
+    /** Where the permit goes back to: the release side of its gate. */
+    private final GateRelease returnTo;
+    private final ThreadRecord held;
     private final Thread owner;
     private final long admittedAtNanos;
     private final long deadlineNanos;
@@ -72,8 +73,8 @@ public final class Permit implements AutoCloseable {
      */
     private byte pooled;
 
-    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
-        this.gate = gate;
+    Permit(GateRelease returnTo, ThreadRecord held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
+        this.returnTo = returnTo;
         this.held = held;
         this.owner = Thread.currentThread();
         this.admittedAtNanos = admittedAtNanos;
@@ -82,9 +83,9 @@ public final class Permit implements AutoCloseable {
     }
 
     /** A permit holding the place {@code pooled} of a pool. */
-    Permit(AdmissionGate gate, HeldGate held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
+    Permit(GateRelease returnTo, ThreadRecord held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
            byte pooled) {
-        this(gate, held, admittedAtNanos, deadlineNanos, hasDeadline);
+        this(returnTo, held, admittedAtNanos, deadlineNanos, hasDeadline);
         this.pooled = pooled;
     }
 
@@ -98,7 +99,7 @@ public final class Permit implements AutoCloseable {
 
     /** The workload of the gate that issued this permit. */
     public String workload() {
-        return gate.workload();
+        return returnTo.workload();
     }
 
     /**
@@ -124,7 +125,7 @@ public final class Permit implements AutoCloseable {
      * gate nobody listens to takes no time stamp.
      */
     public void transactionBegan() {
-        if (gate.isListenedTo()) {
+        if (returnTo.isListenedTo()) {
             transactionBeganAtNanos = System.nanoTime();
             transactionOpen = true;
         }
@@ -179,9 +180,9 @@ public final class Permit implements AutoCloseable {
     private IllegalStateException closedByAnotherThread() {
         if (!isReleased()) {
             held.abandon(this);
-            gate.abandon(this);
+            returnTo.abandon(this);
         }
-        return new IllegalStateException("Permit of bulkhead '" + gate.workload() + "' acquired by " + owner
+        return new IllegalStateException("Permit of bulkhead '" + returnTo.workload() + "' acquired by " + owner
                 + " may only be released by that thread, not by " + Thread.currentThread() + ": it is given back"
                 + " when that thread closes it, enters a bulkhead again or has ended");
     }
@@ -202,11 +203,11 @@ public final class Permit implements AutoCloseable {
     }
 
     private void giveBack() {
-        gate.release(this);
+        returnTo.release(this);
     }
 
     /** The record of the thread that holds this permit. */
-    HeldGate holder() {
+    ThreadRecord holder() {
         return held;
     }
 
@@ -231,6 +232,6 @@ public final class Permit implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Permit[" + gate.workload() + (released ? ", released]" : ", held by " + owner + "]");
+        return "Permit[" + returnTo.workload() + (released ? ", released]" : ", held by " + owner + "]");
     }
 }

@@ -11,19 +11,22 @@ import org.jspecify.annotations.Nullable;
  */
 final class PermitHandout {
 
-    private final AdmissionGate gate;
     private final AdmissionCounts counts;
     private final PoolPlaces places;
     private final GateReports reports;
+    private final GateShutdown shutdown;
+    /** Where the permits handed out go back to. */
+    private final GateRelease release;
     private final HoldTimes holdTimes;
 
-    PermitHandout(AdmissionGate gate, AdmissionCounts counts, PoolPlaces places, GateReports reports,
-                  HoldTimes holdTimes) {
-        this.gate = gate;
+    PermitHandout(AdmissionCounts counts, PoolPlaces places, GateReports reports, GateShutdown shutdown,
+                  GateRelease release) {
         this.counts = counts;
         this.places = places;
         this.reports = reports;
-        this.holdTimes = holdTimes;
+        this.shutdown = shutdown;
+        this.release = release;
+        this.holdTimes = release.holdTimes();
     }
 
     /**
@@ -31,9 +34,9 @@ final class PermitHandout {
      * gives back what it took. Kept apart so that the entry stays small enough to be inlined, and an immediate refusal
      * is thrown and caught in one compiled frame.
      */
-    Permit waitToRun(HeldGate held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
+    Permit waitToRun(ThreadRecord held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
                      long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
-        if (gate.isShuttingDown() && !held.unitInProgress()) {
+        if (shutdown.refuses(held)) {
             // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered. A later
             // operation of a unit of work in progress stays: the shutdown lets those finish.
             throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
@@ -80,9 +83,9 @@ final class PermitHandout {
                     waitedNanos = now - waitStart;
                 }
                 if (placed) {
-                    Permit fresh = new Permit(gate, held, now, deadlineNanos, hasDeadline,
+                    Permit fresh = new Permit(release, held, now, deadlineNanos, hasDeadline,
                             running ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE);
-                    Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
+                    Permit permit = hasDeadline ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
                     reports.admitted(waitedNanos);
                     handedOut = true;
                     return permit;
@@ -107,14 +110,14 @@ final class PermitHandout {
     }
 
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
-    Permit borrowed(HeldGate held, long waitStart, long deadlineNanos, boolean hasDeadline) {
-        if (gate.isShuttingDown() && !held.unitInProgress()) {
+    Permit borrowed(ThreadRecord held, long waitStart, long deadlineNanos, boolean hasDeadline) {
+        if (shutdown.refuses(held)) {
             places.giveBackBorrowed();
-            gate.signalIfDrained();
+            shutdown.signalIfDrained();
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
-        Permit fresh = new Permit(gate, held, waitStart, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
-        Permit permit = hasDeadline ? held.holdUntil(gate, fresh, deadlineNanos) : held.hold(gate, fresh);
+        Permit fresh = new Permit(release, held, waitStart, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
+        Permit permit = hasDeadline ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
         reports.admitted(0L);
         return permit;
     }
@@ -150,6 +153,6 @@ final class PermitHandout {
         } else if (queuePlace) {
             counts.leaveQueue();
         }
-        gate.signalIfDrained();
+        shutdown.signalIfDrained();
     }
 }

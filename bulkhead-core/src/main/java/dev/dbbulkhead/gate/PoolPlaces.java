@@ -54,12 +54,13 @@ final class PoolPlaces implements LendingPool.Borrower {
     }
 
     /**
-     * Registers {@code gate} with its pool when it lends, and when it borrows — its queued operations then wait in
-     * {@code counts}, which must be {@link ScheduledCounts} — called once, as the gate's construction ends.
+     * Registers the gate whose counts are {@code counts} with its pool when it lends — the pool reads its B there —
+     * and when it borrows — its queued operations then wait in {@code counts}, which must be {@link ScheduledCounts} —
+     * called once, as the gate's construction ends.
      */
-    void register(AdmissionGate gate, AdmissionCounts counts) {
+    void register(AdmissionCounts counts) {
         if (lends) {
-            Objects.requireNonNull(pool).addLender(gate);
+            Objects.requireNonNull(pool).addLender(counts);
         }
         if (borrows()) {
             this.queue = (ScheduledCounts) counts;

@@ -26,7 +26,7 @@ public final class RequestCommits {
      * this thread; closing it restores what was tracked before (the count of an enclosing request, or none).
      */
     public static Scope track() {
-        HeldGate record = AdmissionGate.currentThreadRecord();
+        ThreadRecord record = ThreadRecord.current();
         Scope scope = new Scope(record, record.requestCommits(), record.requestOperations());
         record.requestCommits(0);
         record.requestOperations(0);
@@ -38,22 +38,22 @@ public final class RequestCommits {
      * method called from a request, say) is part of it rather than a unit of its own.
      */
     public static boolean isTracked() {
-        return AdmissionGate.currentThreadRecord().requestCommits() != NOT_TRACKED;
+        return ThreadRecord.current().requestCommits() != NOT_TRACKED;
     }
 
     /** The operations of the tracked request that committed so far; zero when none did or no request is tracked. */
     public static int count() {
-        return Math.max(0, AdmissionGate.currentThreadRecord().requestCommits());
+        return Math.max(0, ThreadRecord.current().requestCommits());
     }
 
     /** The span of a {@link #track()}: closing it, on the thread that opened it, restores what was tracked before. */
     public static final class Scope extends BindingScope {
 
-        private final HeldGate record;
+        private final ThreadRecord record;
         private final int previous;
         private final int previousOperations;
 
-        private Scope(HeldGate record, int previous, int previousOperations) {
+        private Scope(ThreadRecord record, int previous, int previousOperations) {
             this.record = record;
             this.previous = previous;
             this.previousOperations = previousOperations;

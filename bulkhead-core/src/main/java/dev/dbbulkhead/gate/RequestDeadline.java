@@ -43,7 +43,7 @@ public final class RequestDeadline {
 
     /** The deadline bound to the current thread, if any. */
     public static Optional<RequestDeadline> current() {
-        HeldGate record = AdmissionGate.currentThreadRecord();
+        ThreadRecord record = ThreadRecord.current();
         return record.hasRequestDeadline() ? Optional.of(new RequestDeadline(record.requestDeadlineNanos()))
                 : Optional.empty();
     }
@@ -69,7 +69,7 @@ public final class RequestDeadline {
      * request. Closing the scope restores what was bound before it.
      */
     public Scope bind() {
-        HeldGate record = AdmissionGate.currentThreadRecord();
+        ThreadRecord record = ThreadRecord.current();
         Scope scope = new Scope(record, record.hasRequestDeadline(), record.requestDeadlineNanos());
         if (!record.hasRequestDeadline() || deadlineNanos - record.requestDeadlineNanos() < 0) {
             record.requestDeadline(true, deadlineNanos);
@@ -95,11 +95,11 @@ public final class RequestDeadline {
     /** The span of a {@link #bind()}: closing it, on the thread that bound it, restores what was bound before. */
     public static final class Scope extends BindingScope {
 
-        private final HeldGate record;
+        private final ThreadRecord record;
         private final boolean hadDeadline;
         private final long previousNanos;
 
-        private Scope(HeldGate record, boolean hadDeadline, long previousNanos) {
+        private Scope(ThreadRecord record, boolean hadDeadline, long previousNanos) {
             this.record = record;
             this.hadDeadline = hadDeadline;
             this.previousNanos = previousNanos;

@@ -32,7 +32,7 @@ final class RuledEntry {
         this.handout = handout;
     }
 
-    Permit admit(HeldGate held, long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+    Permit admit(ThreadRecord held, long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
         boolean borrowRefused = false;
@@ -71,7 +71,7 @@ final class RuledEntry {
      * admitted and ended already, whether it wrote or only read, when the rules serve those first), and its flow — its key under fair shares, the rules' keyless key
      * for an operation without one, and one flow for every operation without fair shares.
      */
-    private WaitingWork.Ticket ticketOf(HeldGate held, @Nullable OperationClass operation, Criticality criticality) {
+    private WaitingWork.Ticket ticketOf(ThreadRecord held, @Nullable OperationClass operation, Criticality criticality) {
         boolean inProgress = rules.inProgressFirst() && held.unitInProgress();
         String key = operation == null ? null : operation.keyOrNull();
         String flow = !rules.fairShares() || key == null ? rules.keylessKey() : key;

@@ -20,7 +20,7 @@ public final class WorkloadBinding {
      */
     public static Scope bind(String workload) {
         Objects.requireNonNull(workload, "workload");
-        HeldGate record = AdmissionGate.currentThreadRecord();
+        ThreadRecord record = ThreadRecord.current();
         Scope scope = new Scope(record, record.boundWorkload());
         record.boundWorkload(workload);
         return scope;
@@ -28,16 +28,16 @@ public final class WorkloadBinding {
 
     /** The workload bound to the current thread, or {@code null}: one thread-local read. */
     public static @Nullable String current() {
-        return AdmissionGate.currentThreadRecord().boundWorkload();
+        return ThreadRecord.current().boundWorkload();
     }
 
     /** The span of a {@link #bind}: closing it, on the thread that bound, restores what was bound before. */
     public static final class Scope extends BindingScope {
 
-        private final HeldGate record;
+        private final ThreadRecord record;
         private final @Nullable String previous;
 
-        private Scope(HeldGate record, @Nullable String previous) {
+        private Scope(ThreadRecord record, @Nullable String previous) {
             this.record = record;
             this.previous = previous;
         }

@@ -85,7 +85,7 @@ public class AdmissionGateRulesModelCheckTests {
     @Operation
     public void enterInProgress(@Param(name = "key") int key) {
         try (RequestCommits.Scope request = RequestCommits.track()) {
-            AdmissionGate.currentThreadRecord().operationEnded(true);
+            ThreadRecord.current().operationEnded(true);
             enter(Criticality.DEFAULT, key);
         }
     }

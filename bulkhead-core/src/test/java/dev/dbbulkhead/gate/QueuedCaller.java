@@ -43,7 +43,7 @@ final class QueuedCaller {
     private static Permit acquire(AdmissionGate gate, Duration budget, boolean requestInProgress) {
         if (requestInProgress) {
             // As if an earlier operation of the request had committed.
-            AdmissionGate.currentThreadRecord().operationEnded(true);
+            ThreadRecord.current().operationEnded(true);
         }
         return budget == null ? gate.acquire() : gate.acquireWithin(budget);
     }

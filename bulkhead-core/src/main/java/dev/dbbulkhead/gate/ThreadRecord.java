@@ -5,7 +5,9 @@ import java.lang.invoke.VarHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One thread's record of the gate whose permit it holds, if any: what the reentry check reads.
+ * One thread's record: the workload whose permit it holds, if any — what the reentry check reads — and what is bound
+ * to the unit of work it serves (a request's deadline, its commits, its workload, its operation class). One per
+ * thread, looked up once per admission ({@link #current()}); its release reads it through the permit.
  *
  * <p>Written only by its own thread, so plain fields suffice on the admission and release paths. Other threads read
  * it in two cases, neither of them on those paths:
@@ -16,29 +18,49 @@ import org.jspecify.annotations.Nullable;
  *       give back when it next enters a bulkhead.</li>
  * </ul>
  */
-final class HeldGate {
+final class ThreadRecord {
+
+    /**
+     * The record of each thread. A mutable holder per thread, so that an admission looks the thread-local up once and
+     * its release not at all (the permit keeps the record), and no admission allocates a map entry the collector must
+     * later process.
+     *
+     * <p>Inherited: a thread started while its creator holds a permit is work forked from that admitted operation,
+     * and is refused entry while the operation lasts (see {@link AdmissionGate#acquire()}).
+     */
+    private static final ThreadLocal<ThreadRecord> RECORDS = new InheritableThreadLocal<>() {
+        @Override
+        protected ThreadRecord initialValue() {
+            return new ThreadRecord();
+        }
+
+        @Override
+        protected ThreadRecord childValue(ThreadRecord creator) {
+            return creator.forChild();
+        }
+    };
 
     /** Cleared with release semantics, so that a forked thread reading {@link #originStillAdmitted()} sees it. */
-    private static final VarHandle GATE;
+    private static final VarHandle HELD_WORKLOAD;
 
     static {
         try {
-            GATE = MethodHandles.lookup().findVarHandle(HeldGate.class, "gate", AdmissionGate.class);
+            HELD_WORKLOAD = MethodHandles.lookup().findVarHandle(ThreadRecord.class, "heldWorkload", String.class);
         } catch (ReflectiveOperationException impossible) {
             throw new ExceptionInInitializerError(impossible);
         }
     }
 
     /**
-     * The gate whose permit this thread holds; or, for a thread forked from an admitted operation and not yet
-     * {@linkplain #settleFork() settled}, the gate its origin held when it was started — so that the admission fast
+     * The workload whose permit this thread holds; or, for a thread forked from an admitted operation and not yet
+     * {@linkplain #settleFork() settled}, the one its origin held when it was started — so that the admission fast
      * path, which reads only this field, turns aside to the full check in both cases.
      */
-    private @Nullable AdmissionGate gate;
+    private @Nullable String heldWorkload;
     /** How many admissions this thread has had: tells a forked thread which of them it was started in. */
     private int admissions;
     /** The record of the thread this one was started by while that thread held a permit; {@code null} otherwise. */
-    private @Nullable HeldGate origin;
+    private @Nullable ThreadRecord origin;
     /** The value of {@code origin.admissions} when this thread was started. */
     private int originAdmission;
     /** A permit of this thread that another thread tried to close while this one was alive. */
@@ -88,35 +110,40 @@ final class HeldGate {
      */
     private boolean holdsBorrowPlace;
 
-    HeldGate() {
+    private ThreadRecord() {
     }
 
-    private HeldGate(AdmissionGate gate, HeldGate origin, int originAdmission) {
-        this.gate = gate;
+    private ThreadRecord(String heldWorkload, ThreadRecord origin, int originAdmission) {
+        this.heldWorkload = heldWorkload;
         this.origin = origin;
         this.originAdmission = originAdmission;
     }
 
     /**
-     * The gate whose permit this thread holds, or the one its origin held when this thread was started, or
+     * The workload whose permit this thread holds, or the one its origin held when this thread was started, or
      * {@code null} when neither: the one field the admission fast path reads.
      */
-    @Nullable AdmissionGate gate() {
-        return gate;
+    @Nullable String heldWorkload() {
+        return heldWorkload;
     }
 
-    /** Records that this thread now holds {@code permit} of {@code holder}; returns the permit. */
-    Permit hold(AdmissionGate holder, Permit permit) {
+    /** The current thread's record. */
+    static ThreadRecord current() {
+        return RECORDS.get();
+    }
+
+    /** Records that this thread now holds {@code permit}; returns it. */
+    Permit hold(Permit permit) {
         admissions++;
-        gate = holder;
+        heldWorkload = permit.workload();
         return permit;
     }
 
-    /** Records that this thread now holds {@code permit} of {@code holder}, whose deadline is {@code deadlineNanos}. */
-    Permit holdUntil(AdmissionGate holder, Permit permit, long deadlineNanos) {
+    /** Records that this thread now holds {@code permit}, whose deadline is {@code deadlineNanos}. */
+    Permit holdUntil(Permit permit, long deadlineNanos) {
         permitDeadlineNanos = deadlineNanos;
         permitHasDeadline = true;
-        return hold(holder, permit);
+        return hold(permit);
     }
 
     /** Records that the permit with a deadline this thread held is given back. */
@@ -135,7 +162,7 @@ final class HeldGate {
     /** Records that this thread holds no permit. */
     void clear() {
         holdsBorrowPlace = false;
-        GATE.setRelease(this, null);
+        HELD_WORKLOAD.setRelease(this, null);
     }
 
     /** Records that the permit this thread now holds was taken where a connection is taken. */
@@ -145,7 +172,7 @@ final class HeldGate {
 
     /** Whether this thread holds a permit taken where a connection is taken. */
     boolean holdsBorrowPlaceNow() {
-        return holdsBorrowPlace && gate != null && origin == null;
+        return holdsBorrowPlace && heldWorkload != null && origin == null;
     }
 
     /** The workload bound to the unit of work this thread serves, or {@code null}. */
@@ -162,15 +189,15 @@ final class HeldGate {
      * The record of a thread this thread is starting (called on this thread, as the thread-local is inherited): a
      * thread started inside an admitted operation is part of it, and remembers which admission that was.
      */
-    HeldGate forChild() {
-        if (gate == null) {
-            return new HeldGate();
+    ThreadRecord forChild() {
+        if (heldWorkload == null) {
+            return new ThreadRecord();
         }
         if (origin != null) {
             // This thread was itself forked from an operation and has not entered a gate since: pass that on.
-            return new HeldGate(gate, origin, originAdmission);
+            return new ThreadRecord(heldWorkload, origin, originAdmission);
         }
-        return new HeldGate(gate, this, admissions);
+        return new ThreadRecord(heldWorkload, this, admissions);
     }
 
     /**
@@ -179,7 +206,7 @@ final class HeldGate {
      * tried to close is given back first, as an entry into a gate gives it back.
      */
     boolean inAdmittedOperation() {
-        if (gate == null) {
+        if (heldWorkload == null) {
             return false;
         }
         if (abandoned != null && giveBackAbandoned()) {
@@ -202,17 +229,17 @@ final class HeldGate {
      * @return whether this thread holds nothing now
      */
     boolean settleFork() {
-        HeldGate from = origin;
+        ThreadRecord from = origin;
         if (from == null || stillAdmitted(from)) {
             return false;
         }
         origin = null;
-        gate = null;
+        heldWorkload = null;
         return true;
     }
 
-    private boolean stillAdmitted(HeldGate from) {
-        return GATE.getAcquire(from) != null && from.admissions == originAdmission;
+    private boolean stillAdmitted(ThreadRecord from) {
+        return HELD_WORKLOAD.getAcquire(from) != null && from.admissions == originAdmission;
     }
 
     /** Whether a request deadline is bound to this thread. */
@@ -300,6 +327,6 @@ final class HeldGate {
         abandoned = null;
         // The owner's own close: the permit was handed to work that has ended elsewhere.
         permit.close();
-        return gate == null;
+        return heldWorkload == null;
     }
 }
