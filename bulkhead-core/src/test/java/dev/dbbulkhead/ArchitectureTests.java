@@ -61,6 +61,22 @@ class ArchitectureTests {
     }
 
     @Test
+    void theCountsOfEveryDisciplineAreReachedThroughTheirOneContract() {
+        noClasses()
+                .that().resideInAPackage("dev.dbbulkhead.gate")
+                // The face picks the discipline once, as a gate is built; the disciplines are the counts themselves.
+                .and().doNotHaveFullyQualifiedName("dev.dbbulkhead.gate.AdmissionGate")
+                .and().haveNameNotMatching("dev\\.dbbulkhead\\.gate\\.(HandOffCounts|CoDelCounts|ScheduledCounts)(\\$.*)?")
+                .should().dependOnClassesThat().haveFullyQualifiedName("dev.dbbulkhead.gate.ScheduledCounts")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.dbbulkhead.gate.CoDelCounts")
+                .orShould().dependOnClassesThat().haveFullyQualifiedName("dev.dbbulkhead.gate.HandOffCounts")
+                .because("the entry, the hand-out and the ledger wait and hand places through AdmissionCounts'"
+                        + " contract (join, displace, a Wait, grantLentPlace): a cast to one discipline is a rule"
+                        + " that holds for one discipline only")
+                .check(coreClasses);
+    }
+
+    @Test
     void noTwoPackagesOfTheCoreDependOnEachOther() {
         slices().matching("dev.dbbulkhead.(**)").should().beFreeOfCycles().check(coreClasses);
     }

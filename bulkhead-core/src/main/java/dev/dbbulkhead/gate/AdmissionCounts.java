@@ -74,6 +74,27 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         }
     }
 
+    /**
+     * The wait of one operation admitted as a waiter, as the discipline of its counts keeps it: the one contract the
+     * entry and the hand-out of every discipline wait through. Waited for, or taken out, by its own thread only.
+     */
+    interface Wait {
+
+        /**
+         * Waits at most {@code maxWaitNanos} for a running slot: {@link WaitEnd#RUNNING} with the slot held;
+         * {@link WaitEnd#BORROWED} on a place its pool lent; {@link WaitEnd#TIMED_OUT} or {@link WaitEnd#SHED}
+         * without one, still admitted; a {@code DISPLACED_...} end holding nothing; or throws
+         * {@link InterruptedException}, clearing the flag, still admitted.
+         */
+        WaitEnd await(long maxWaitNanos) throws InterruptedException;
+
+        /**
+         * Takes it out before it waits, as a gate shutting down does: {@link WaitEnd#TIMED_OUT} when nothing was
+         * decided for it meanwhile (still admitted), else what was.
+         */
+        WaitEnd withdraw();
+    }
+
     /** How an admission under {@link AdmissionRules} ended: admitted to run or to wait, or refused by which rule. */
     enum Entry {
         /** Admitted and running. */
@@ -92,6 +113,18 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
 
     /** Never serialized: the synchronizer is serializable only because its JDK superclass is. */
     private transient volatile GateConfig limits;
+    /** The wait of every waiter in arrival order: it keeps no state of its own, so one serves them all. */
+    private final transient Wait inArrivalOrder = new Wait() {
+        @Override
+        public WaitEnd await(long maxWaitNanos) throws InterruptedException {
+            return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos) ? WaitEnd.RUNNING : WaitEnd.TIMED_OUT;
+        }
+
+        @Override
+        public WaitEnd withdraw() {
+            return WaitEnd.TIMED_OUT;
+        }
+    };
 
     AdmissionCounts(GateConfig limits) {
         this.limits = limits;
@@ -185,14 +218,32 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     }
 
     /**
-     * Waits, in arrival order, for a running slot, for an admitted waiter. Returns {@link WaitEnd#RUNNING} with the
-     * slot taken, {@link WaitEnd#TIMED_OUT} when {@code maxWaitNanos} passed without one (a zero wait takes a free
-     * slot only if no one waits before it), or throws {@link InterruptedException} — clearing the interrupt flag —
-     * when the thread is interrupted on entry or while waiting. Either way without a slot, the caller is still
-     * admitted and must {@link #leaveQueue()}.
+     * The wait of an operation just admitted as a waiter ({@link #tryJoinQueue()}, or {@link Entry#WAITING}): here in
+     * arrival order, {@code ticket} unread. Its wait returns {@link WaitEnd#RUNNING} with the slot taken or
+     * {@link WaitEnd#TIMED_OUT} when the wait passed without one (a zero wait takes a free slot only if no one waits
+     * before it), or throws {@link InterruptedException}; without a slot, the caller is still admitted and must
+     * {@link #leaveQueue()}.
      */
-    WaitEnd awaitRunning(long maxWaitNanos) throws InterruptedException {
-        return tryAcquireSharedNanos(ONE_RUNNING, maxWaitNanos) ? WaitEnd.RUNNING : WaitEnd.TIMED_OUT;
+    Wait join(WaitingWork.Ticket ticket) {
+        return inArrivalOrder;
+    }
+
+    /**
+     * With every place taken: the wait of an operation that takes the place of the waiter its discipline would serve
+     * last, if it puts {@code ticket} before that one; {@code null}, nothing changed, when none comes after it — as in
+     * arrival order, where nobody comes after a waiter already queued.
+     */
+    @Nullable Wait displace(WaitingWork.Ticket ticket) {
+        return null;
+    }
+
+    /**
+     * A place of the gate's lending pool was taken for a queued operation: the waiter the discipline puts first runs
+     * on it. Whether one did; false, nothing changed, when nobody waits in an order a lent place is handed in — in
+     * arrival order, never: a gate that borrows keeps its waiters in the scheduler's order.
+     */
+    boolean grantLentPlace() {
+        return false;
     }
 
     /** Whether no admitted operation waits for a running slot: a borrow would not pass one. Read once. */
@@ -284,6 +335,11 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
     void changeLimits(GateConfig resized) {
         limits = resized;
         releaseShared(0L);
+    }
+
+    /** Flows the order of waiting work knows right now; -1 where waiters wait in no order of flows. For tests. */
+    int flowsKnown() {
+        return -1;
     }
 
     /** Threads parked for a running slot: an estimate, for observation only. */

@@ -313,7 +313,7 @@ public final class AdmissionGate {
 
     /** Flows the order of a gate with rules knows right now, -1 for a gate without rules; for tests. */
     int flowsKnown() {
-        return counts instanceof ScheduledCounts scheduled ? scheduled.flowsKnown() : -1;
+        return counts.flowsKnown();
     }
 
     /** Whether {@link #acquire()} may take its fast path: no listener and no admission rules. */

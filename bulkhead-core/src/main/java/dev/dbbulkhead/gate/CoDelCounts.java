@@ -29,19 +29,37 @@ final class CoDelCounts extends HandOffCounts {
 
     private static final long serialVersionUID = 1L;
 
-    private enum State { WAITING, GRANTED, SHED, LEFT }
-
     /** One queued operation. */
     private static final class Waiter {
         private final Thread thread = Thread.currentThread();
         private final long queuedAt;
-        private volatile State state = State.WAITING;
+        /**
+         * How its wait ended, decided under the lock: {@code null} while it waits. A waiter that left on its own
+         * ended {@link WaitEnd#TIMED_OUT}.
+         */
+        private volatile @Nullable WaitEnd end;
 
         Waiter(long queuedAt) {
             this.queuedAt = queuedAt;
         }
     }
 
+    /**
+     * The wait of every waiter, which joins the queue as it begins to wait: a waiter's own state is made then, so one
+     * serves them all.
+     */
+    private final transient Wait inQueue = new Wait() {
+        @Override
+        public WaitEnd await(long maxWaitNanos) throws InterruptedException {
+            return joinAndAwait(maxWaitNanos);
+        }
+
+        @Override
+        public WaitEnd withdraw() {
+            // Not in the queue yet: it joins only as it begins to wait.
+            return WaitEnd.TIMED_OUT;
+        }
+    };
     /** Oldest first: waiters join at the tail, in the order of {@code queuedAt}. Guarded by {@link #lock}. */
     private final transient ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final transient StandingQueue judge;
@@ -62,6 +80,12 @@ final class CoDelCounts extends HandOffCounts {
         return new CoDelCounts(limits, clock);
     }
 
+    /** The wait of an operation admitted as a waiter: it joins the queue as it begins to wait, {@code ticket} unread. */
+    @Override
+    Wait join(WaitingWork.Ticket ticket) {
+        return inQueue;
+    }
+
     /**
      * Joins the queue and waits for a running slot. Returns {@link WaitEnd#RUNNING} with the slot held (handed over,
      * or free when it joined — a free slot is taken at once even with a zero wait, as only an empty queue leaves one
@@ -70,8 +94,7 @@ final class CoDelCounts extends HandOffCounts {
      * while waiting. A waiter granted a slot before it saw its interrupt or its deadline keeps the slot, with the flag
      * set again; a shed waiter's interrupt flag is set again too.
      */
-    @Override
-    WaitEnd awaitRunning(long maxWaitNanos) throws InterruptedException {
+    private WaitEnd joinAndAwait(long maxWaitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
@@ -112,7 +135,8 @@ final class CoDelCounts extends HandOffCounts {
 
     private WaitEnd awaitDecision(Waiter waiter, long maxWaitNanos) throws InterruptedException {
         long judgeSelfAfter = judge.overdueAfterNanos();
-        while (waiter.state == State.WAITING) {
+        WaitEnd decided;
+        while ((decided = waiter.end) == null) {
             long waited = clock.getAsLong() - waiter.queuedAt;
             boolean interrupted = Thread.interrupted();
             boolean timedOut = waited >= maxWaitNanos;
@@ -127,7 +151,7 @@ final class CoDelCounts extends HandOffCounts {
             long wakeAfter = judgeSelfAfter < maxWaitNanos ? judgeSelfAfter + 1 : maxWaitNanos;
             LockSupport.parkNanos(this, wakeAfter - waited);
         }
-        return waiter.state == State.GRANTED ? WaitEnd.RUNNING : WaitEnd.SHED;
+        return decided;
     }
 
     /**
@@ -141,21 +165,22 @@ final class CoDelCounts extends HandOffCounts {
         try {
             long now = clock.getAsLong();
             judge.advance(now);
-            if (waiter.state != State.WAITING) {
+            WaitEnd decided = waiter.end;
+            if (decided != null) {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
-                return waiter.state == State.GRANTED ? WaitEnd.RUNNING : WaitEnd.SHED;
+                return decided;
             }
             if (interrupted || timedOut) {
-                remove(waiter, State.LEFT, now);
+                remove(waiter, WaitEnd.TIMED_OUT, now);
                 if (interrupted) {
                     throw new InterruptedException();
                 }
                 return WaitEnd.TIMED_OUT;
             }
             if (judge.overdue(now - waiter.queuedAt)) {
-                remove(waiter, State.SHED, now);
+                remove(waiter, WaitEnd.SHED, now);
                 return WaitEnd.SHED;
             }
             return null;
@@ -179,7 +204,7 @@ final class CoDelCounts extends HandOffCounts {
     Thread grantNext(long now) {
         judge.granted(now - waiters.peekFirst().queuedAt);
         Waiter next = judge.standing() ? waiters.peekLast() : waiters.peekFirst();
-        remove(next, State.GRANTED, now);
+        remove(next, WaitEnd.RUNNING, now);
         return next.thread;
     }
 
@@ -187,16 +212,16 @@ final class CoDelCounts extends HandOffCounts {
     @Override
     void shedOverdue(long now) {
         while (!waiters.isEmpty() && judge.overdue(now - waiters.peekFirst().queuedAt)) {
-            remove(waiters.peekFirst(), State.SHED, now);
+            remove(waiters.peekFirst(), WaitEnd.SHED, now);
         }
     }
 
     /**
-     * Under the lock: takes {@code waiter} out of the queue with its final state, counts it if shed, and wakes it if
+     * Under the lock: takes {@code waiter} out of the queue with how its wait ended, counts it if shed, and wakes it if
      * another decided.
      */
-    private void remove(Waiter waiter, State state, long now) {
-        if (state == State.SHED) {
+    private void remove(Waiter waiter, WaitEnd end, long now) {
+        if (end == WaitEnd.SHED) {
             shed++;
         }
         waiters.removeFirstOccurrence(waiter);
@@ -204,7 +229,7 @@ final class CoDelCounts extends HandOffCounts {
         if (waiters.isEmpty()) {
             judge.emptied(now);
         }
-        waiter.state = state;
+        waiter.end = end;
         if (waiter.thread != Thread.currentThread()) {
             LockSupport.unpark(waiter.thread);
         }

@@ -12,6 +12,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class GateEntry {
 
+    /** The ticket of every waiter of a gate without rules, whose counts wait in arrival order and do not read it. */
+    private static final WaitingWork.Ticket UNRULED = new WaitingWork.Ticket(Criticality.DEFAULT, false, "", 1);
+
     private final GateShutdown shutdown;
     private final AdmissionCounts counts;
     private final PoolPlaces places;
@@ -38,7 +41,7 @@ final class GateEntry {
         this.handout = new PermitHandout(counts, places, reports, shutdown, release);
         AdmissionRules rules = config.admissionRules();
         this.ruled = rules.isNone() && !places.borrows() ? null
-                : new RuledEntry(rules, (ScheduledCounts) counts, places, abandoned, reports, handout);
+                : new RuledEntry(rules, counts, places, abandoned, reports, handout);
         this.queueWaitNanos = config.queueWait().toNanos();
     }
 
@@ -70,7 +73,7 @@ final class GateEntry {
 
     /** Refuses an operation the fast path admitted as the gate began to shut down, its place given back. */
     BulkheadRejectedException refuseRunningWhileShuttingDown() {
-        return handout.refuseAdmittedWhileShuttingDown(true, null);
+        return handout.refuseAdmittedWhileShuttingDown(null);
     }
 
     /**
@@ -85,16 +88,18 @@ final class GateEntry {
         }
         refuseIfShuttingDown(held);
         boolean clocked = reports.timed() || hasDeadline;
-        long waitStart = clocked ? System.nanoTime() : 0L;
+        EntryTimes times = new EntryTimes(clocked ? System.nanoTime() : 0L, maxWaitNanos, deadlineNanos, hasDeadline);
         if (ruled != null) {
             // Rules or borrowing: a path of its own, so that a gate with neither runs, and refuses, as before them.
-            return ruled.admit(held, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+            return ruled.admit(held, times);
         }
-        boolean running = runAtOnce();
-        if (!running && !counts.tryJoinQueue()) {
+        if (runAtOnce()) {
+            return handout.waitToRun(held, null, times);
+        }
+        if (!counts.tryJoinQueue()) {
             throw reports.rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
-        return handout.waitToRun(held, running, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        return handout.waitToRun(held, counts.join(UNRULED), times);
     }
 
     /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */

@@ -30,62 +30,77 @@ final class PermitHandout {
     }
 
     /**
-     * For an admitted operation: waits for its execution permit if it has none yet, then hands out the permit or
-     * gives back what it took. Kept apart so that the entry stays small enough to be inlined, and an immediate refusal
-     * is thrown and caught in one compiled frame.
+     * What an admission holds while it waits or is handed its permit: what it gives back if it leaves without one.
+     * Told once, by how its wait ended.
      */
-    Permit waitToRun(ThreadRecord held, boolean runningAlready, ScheduledCounts.@Nullable Queued queued,
-                     long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+    private enum Holding {
+        RUNNING_SLOT, LENT_PLACE, QUEUE_PLACE, NOTHING;
+
+        static Holding after(AdmissionCounts.WaitEnd end) {
+            return switch (end) {
+                case RUNNING -> RUNNING_SLOT;
+                case BORROWED -> LENT_PLACE;
+                // Still admitted: its queue place is its own to give back.
+                case TIMED_OUT, SHED -> QUEUE_PLACE;
+                // Its place went to a newcomer, which holds it now.
+                case DISPLACED_BY_CRITICALITY, DISPLACED_BY_PROGRESS, DISPLACED_BY_SHARE -> NOTHING;
+            };
+        }
+
+        boolean mayRun() {
+            return this == RUNNING_SLOT || this == LENT_PLACE;
+        }
+    }
+
+    /**
+     * For an admitted operation: waits for its execution permit if it has none yet ({@code wait} is its wait, or
+     * {@code null} when it runs already), then hands out the permit or gives back what it took. Kept apart so that the
+     * entry stays small enough to be inlined, and an immediate refusal is thrown and caught in one compiled frame.
+     */
+    Permit waitToRun(ThreadRecord held, AdmissionCounts.@Nullable Wait wait, EntryTimes times) {
         if (shutdown.refuses(held)) {
             // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered. A later
             // operation of a unit of work in progress stays: the shutdown lets those finish.
-            throw refuseAdmittedWhileShuttingDown(runningAlready, queued);
+            throw refuseAdmittedWhileShuttingDown(wait);
         }
-        boolean timed = reports.timed();
-        boolean clocked = timed || hasDeadline;
-        boolean running = runningAlready;
-        // Running on a place its pool lent it, taken for it while it was queued; it then holds no place of the gate.
-        boolean onLentPlace = false;
-        // Admitted and not running; false once its place went to another (displaced), when it has nothing to give.
-        boolean holdsQueuePlace = !running;
-        boolean handedOut = false;
+        boolean clocked = reports.timed() || times.hasDeadline();
+        Holding holding = wait == null ? Holding.RUNNING_SLOT : Holding.QUEUE_PLACE;
         boolean shed = false;
+        boolean handedOut = false;
         RejectionReason refusal = RejectionReason.QUEUE_TIMEOUT;
         long waitedNanos = 0L;
         try {
-            if (!running) {
+            if (wait != null) {
                 reports.waitStarted();
-                AdmissionCounts.WaitEnd end = queued == null ? counts.awaitRunning(maxWaitNanos)
-                        : ((ScheduledCounts) counts).await(queued, maxWaitNanos);
-                running = end == AdmissionCounts.WaitEnd.RUNNING;
-                onLentPlace = end == AdmissionCounts.WaitEnd.BORROWED;
-                RejectionReason displacedAs = end.displacedAs();
-                holdsQueuePlace = !running && !onLentPlace && displacedAs == null;
+                AdmissionCounts.WaitEnd end = wait.await(times.maxWaitNanos());
+                holding = Holding.after(end);
                 shed = end == AdmissionCounts.WaitEnd.SHED;
+                RejectionReason displacedAs = end.displacedAs();
                 if (displacedAs != null) {
                     refusal = displacedAs;
                 }
             }
             long now = clocked ? System.nanoTime() : 0L;
-            waitedNanos = now - waitStart;
-            boolean mayRun = running || onLentPlace;
-            if (mayRun && hasDeadline && now - deadlineNanos < 0 && deadlineNanos - now < holdTimes.medianNanos()) {
+            waitedNanos = now - times.waitStart();
+            long deadlineNanos = times.deadlineNanos();
+            if (holding.mayRun() && times.hasDeadline() && !times.deadlinePassed(now)
+                    && deadlineNanos - now < holdTimes.medianNanos()) {
                 // The wait left some time, less than an operation usually needs: not overload, too late to start.
                 refusal = RejectionReason.INSUFFICIENT_TIME;
-            } else if (mayRun && !(hasDeadline && now - deadlineNanos >= 0)) {
+            } else if (holding.mayRun() && !times.deadlinePassed(now)) {
                 // On its own execution permit a lender's operation takes its ledger place too; on a lent place it
                 // holds one already.
-                boolean lends = running && places.lends();
-                boolean placed = !lends || places.takeOwn(hasDeadline, deadlineNanos);
+                boolean lends = holding == Holding.RUNNING_SLOT && places.lends();
+                boolean placed = !lends || places.takeOwn(times.hasDeadline(), deadlineNanos);
                 if (lends && clocked) {
                     // A wait for the ledger place is a wait to run: the hold starts once the place is had.
                     now = System.nanoTime();
-                    waitedNanos = now - waitStart;
+                    waitedNanos = now - times.waitStart();
                 }
                 if (placed) {
-                    Permit fresh = new Permit(release, held, now, deadlineNanos, hasDeadline,
-                            running ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE);
-                    Permit permit = hasDeadline ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
+                    Permit fresh = new Permit(release, held, now, deadlineNanos, times.hasDeadline(),
+                            holding == Holding.RUNNING_SLOT ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE);
+                    Permit permit = times.hasDeadline() ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
                     reports.admitted(waitedNanos);
                     handedOut = true;
                     return permit;
@@ -94,12 +109,12 @@ final class PermitHandout {
         } catch (InterruptedException interrupted) {
             Thread.currentThread().interrupt();
             refusal = RejectionReason.INTERRUPTED;
-            waitedNanos = clocked ? System.nanoTime() - waitStart : 0L;
+            waitedNanos = clocked ? System.nanoTime() - times.waitStart() : 0L;
         } finally {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 held.clear();
-                givePlacesBack(running, holdsQueuePlace, onLentPlace);
+                givePlacesBack(holding);
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -110,48 +125,41 @@ final class PermitHandout {
     }
 
     /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
-    Permit borrowed(ThreadRecord held, long waitStart, long deadlineNanos, boolean hasDeadline) {
+    Permit borrowed(ThreadRecord held, EntryTimes times) {
         if (shutdown.refuses(held)) {
-            places.giveBackBorrowed();
-            shutdown.signalIfDrained();
+            givePlacesBack(Holding.LENT_PLACE);
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
-        Permit fresh = new Permit(release, held, waitStart, deadlineNanos, hasDeadline, PoolPlaces.BORROWED_PLACE);
-        Permit permit = hasDeadline ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
+        Permit fresh = new Permit(release, held, times.waitStart(), times.deadlineNanos(), times.hasDeadline(),
+                PoolPlaces.BORROWED_PLACE);
+        Permit permit = times.hasDeadline() ? held.holdUntil(fresh, times.deadlineNanos()) : held.hold(fresh);
         reports.admitted(0L);
         return permit;
     }
 
     /**
-     * Gives back the places an admission took (an execution permit when {@code running}, else a queue place) when it
-     * found the gate shutting down right after taking them, and refuses it. Given back by the
-     * admitting thread, once, before it was handed a permit or told anyone it was admitted.
+     * Gives back the places an admission took (its execution permit when {@code wait} is {@code null}, else its queue
+     * place, unless a place or a displacement came to it meanwhile) when it found the gate shutting down right after
+     * taking them, and refuses it. Given back by the admitting thread, once, before it was handed a permit or told
+     * anyone it was admitted.
      */
-    BulkheadRejectedException refuseAdmittedWhileShuttingDown(boolean running,
-                                                               ScheduledCounts.@Nullable Queued queued) {
-        if (queued == null) {
-            givePlacesBack(running, !running, false);
-        } else {
-            // Queued already: taken out, unless a place or a displacement came to it meanwhile.
-            AdmissionCounts.WaitEnd end = ((ScheduledCounts) counts).withdraw(queued);
-            givePlacesBack(end == AdmissionCounts.WaitEnd.RUNNING, end == AdmissionCounts.WaitEnd.TIMED_OUT,
-                    end == AdmissionCounts.WaitEnd.BORROWED);
-        }
+    BulkheadRejectedException refuseAdmittedWhileShuttingDown(AdmissionCounts.@Nullable Wait wait) {
+        givePlacesBack(wait == null ? Holding.RUNNING_SLOT : Holding.after(wait.withdraw()));
         return reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
     }
 
     /**
-     * Gives back the places of an admission that leaves without a permit: its execution permit when {@code running},
-     * the place its pool lent it when {@code lentPlace}, else its queue place unless a newcomer took it over; then
-     * opens the gate's drain if that emptied a gate shutting down.
+     * Gives back what an admission that leaves without a permit holds; then opens the gate's drain if that emptied a
+     * gate shutting down.
      */
-    private void givePlacesBack(boolean running, boolean queuePlace, boolean lentPlace) {
-        if (running) {
-            counts.finishRunning();
-        } else if (lentPlace) {
-            places.giveBackBorrowed();
-        } else if (queuePlace) {
-            counts.leaveQueue();
+    private void givePlacesBack(Holding holding) {
+        switch (holding) {
+            case RUNNING_SLOT -> counts.finishRunning();
+            case LENT_PLACE -> places.giveBackBorrowed();
+            case QUEUE_PLACE -> counts.leaveQueue();
+            case NOTHING -> {
+                // A newcomer took its place over: nothing of it is left to give back.
+            }
         }
         shutdown.signalIfDrained();
     }

@@ -30,7 +30,7 @@ final class PoolPlaces implements LendingPool.Borrower {
      * The counts of the gate, once it is built and it borrows: its queued operations, which may run on lent places,
      * and its B in force, which the pool weighs it by.
      */
-    private @Nullable ScheduledCounts queue;
+    private @Nullable AdmissionCounts queue;
 
     PoolPlaces(GateLending lending) {
         this.pool = lending.pool();
@@ -55,7 +55,7 @@ final class PoolPlaces implements LendingPool.Borrower {
 
     /**
      * Registers the gate whose counts are {@code counts} with its pool when it lends — the pool reads its B there —
-     * and when it borrows — its queued operations then wait in {@code counts}, which must be {@link ScheduledCounts} —
+     * and when it borrows — its queued operations then wait in {@code counts}, in the scheduler's order —
      * called once, as the gate's construction ends.
      */
     void register(AdmissionCounts counts) {
@@ -63,7 +63,7 @@ final class PoolPlaces implements LendingPool.Borrower {
             Objects.requireNonNull(pool).addLender(counts);
         }
         if (borrows()) {
-            this.queue = (ScheduledCounts) counts;
+            this.queue = counts;
             Objects.requireNonNull(pool).addBorrower(this);
         }
     }

@@ -16,13 +16,13 @@ import org.jspecify.annotations.Nullable;
 final class RuledEntry {
 
     private final AdmissionRules rules;
-    private final ScheduledCounts counts;
+    private final AdmissionCounts counts;
     private final PoolPlaces places;
     private final AbandonedPermits abandoned;
     private final GateReports reports;
     private final PermitHandout handout;
 
-    RuledEntry(AdmissionRules rules, ScheduledCounts counts, PoolPlaces places, AbandonedPermits abandoned,
+    RuledEntry(AdmissionRules rules, AdmissionCounts counts, PoolPlaces places, AbandonedPermits abandoned,
                GateReports reports, PermitHandout handout) {
         this.rules = rules;
         this.counts = counts;
@@ -32,13 +32,13 @@ final class RuledEntry {
         this.handout = handout;
     }
 
-    Permit admit(ThreadRecord held, long waitStart, long maxWaitNanos, long deadlineNanos, boolean hasDeadline) {
+    Permit admit(ThreadRecord held, EntryTimes times) {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
         boolean borrowRefused = false;
         if (places.borrows() && counts.allRunningAndNobodyWaits()) {
             if (places.tryTakeBorrowed()) {
-                return handout.borrowed(held, waitStart, deadlineNanos, hasDeadline);
+                return handout.borrowed(held, times);
             }
             borrowRefused = places.belowCeiling();
         }
@@ -48,22 +48,22 @@ final class RuledEntry {
             entry = counts.tryEnter(rules, criticality);
         }
         if (entry == AdmissionCounts.Entry.RUNNING) {
-            return handout.waitToRun(held, true, null, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+            return handout.waitToRun(held, null, times);
         }
         WaitingWork.Ticket ticket = ticketOf(held, operation, criticality);
         if (entry == AdmissionCounts.Entry.WAITING) {
-            ScheduledCounts.Queued queued = counts.enqueue(ticket);
+            AdmissionCounts.Wait queued = counts.join(ticket);
             // Queued after the look at the pool above: a place freed since then is offered to the queue now.
             places.queuedOperation();
-            return handout.waitToRun(held, false, queued, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+            return handout.waitToRun(held, queued, times);
         }
-        ScheduledCounts.Queued displacing = counts.displace(ticket);
+        AdmissionCounts.Wait displacing = counts.displace(ticket);
         if (displacing == null) {
             throw reports.rejected(entry == AdmissionCounts.Entry.RESERVED ? RejectionReason.SHED_BY_CRITICALITY
                     : borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
                     GateListener.NEVER_ADMITTED);
         }
-        return handout.waitToRun(held, false, displacing, waitStart, maxWaitNanos, deadlineNanos, hasDeadline);
+        return handout.waitToRun(held, displacing, times);
     }
 
     /**

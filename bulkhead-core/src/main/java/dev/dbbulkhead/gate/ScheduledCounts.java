@@ -30,20 +30,30 @@ final class ScheduledCounts extends HandOffCounts {
 
     private static final long serialVersionUID = 1L;
 
-    private enum State { WAITING, GRANTED, BORROWED, LEFT, SHED, DISPLACED }
-
-    /** One queued operation, as its own thread and the threads deciding for it see it. */
-    static final class Queued {
+    /** One queued operation, as its own thread and the threads deciding for it see it: its wait in the order. */
+    final class Queued implements Wait {
         private final Thread thread = Thread.currentThread();
         private final long queuedAt;
-        private volatile State state = State.WAITING;
-        /** How it was displaced, written under the lock before its state says so. */
-        private WaitEnd displacedAs = WaitEnd.TIMED_OUT;
+        /**
+         * How its wait ended, decided under the lock: {@code null} while it waits. A waiter that left on its own
+         * ended {@link WaitEnd#TIMED_OUT}, still admitted.
+         */
+        private volatile @Nullable WaitEnd end;
         /** Set under the lock right after it is built, as the order's entry needs the place to name. */
         private WaitingWork.@Nullable Waiter<Queued> waiter;
 
         private Queued(long queuedAt) {
             this.queuedAt = queuedAt;
+        }
+
+        @Override
+        public WaitEnd await(long maxWaitNanos) throws InterruptedException {
+            return ScheduledCounts.this.await(this, maxWaitNanos);
+        }
+
+        @Override
+        public WaitEnd withdraw() {
+            return ScheduledCounts.this.withdraw(this);
         }
     }
 
@@ -75,7 +85,8 @@ final class ScheduledCounts extends HandOffCounts {
      * Queues an admitted operation (counted as admitted, not running), and serves it at once if a slot is free and the
      * order puts it first. Its wait is then {@link #await}ed.
      */
-    Queued enqueue(WaitingWork.Ticket ticket) {
+    @Override
+    Queued join(WaitingWork.Ticket ticket) {
         lock.lock();
         try {
             long now = clock.getAsLong();
@@ -96,6 +107,7 @@ final class ScheduledCounts extends HandOffCounts {
      *
      * @return the queued operation, or {@code null} when no waiter comes after it: nothing changed
      */
+    @Override
     @Nullable Queued displace(WaitingWork.Ticket ticket) {
         lock.lock();
         try {
@@ -103,13 +115,11 @@ final class ScheduledCounts extends HandOffCounts {
             if (last == null) {
                 return null;
             }
-            Queued displaced = last.owner;
-            displaced.displacedAs = switch (WaitingWork.displacement(last, ticket)) {
+            decide(last, switch (WaitingWork.displacement(last, ticket)) {
                 case BY_CRITICALITY -> WaitEnd.DISPLACED_BY_CRITICALITY;
                 case BY_PROGRESS -> WaitEnd.DISPLACED_BY_PROGRESS;
                 case BY_SHARE -> WaitEnd.DISPLACED_BY_SHARE;
-            };
-            decide(last, State.DISPLACED);
+            });
             return add(ticket, clock.getAsLong());
         } finally {
             lock.unlock();
@@ -124,7 +134,7 @@ final class ScheduledCounts extends HandOffCounts {
      * interrupted while waiting (still admitted). A waiter decided for before it saw its interrupt or its deadline
      * keeps that decision, with the interrupt flag set again.
      */
-    WaitEnd await(Queued place, long maxWaitNanos) throws InterruptedException {
+    private WaitEnd await(Queued place, long maxWaitNanos) throws InterruptedException {
         try {
             return awaitDecision(place, maxWaitNanos);
         } finally {
@@ -135,7 +145,8 @@ final class ScheduledCounts extends HandOffCounts {
     private WaitEnd awaitDecision(Queued place, long maxWaitNanos) throws InterruptedException {
         // Under CoDel, a waiter wakes once at the target delay to judge itself, as no release may come to shed it.
         long judgeSelfAfter = judge == null ? Long.MAX_VALUE : judge.overdueAfterNanos();
-        while (place.state == State.WAITING) {
+        WaitEnd decided;
+        while ((decided = place.end) == null) {
             long waited = clock.getAsLong() - place.queuedAt;
             boolean interrupted = Thread.interrupted();
             if (interrupted || waited >= maxWaitNanos) {
@@ -149,7 +160,7 @@ final class ScheduledCounts extends HandOffCounts {
             long wakeAfter = judgeSelfAfter < maxWaitNanos ? judgeSelfAfter + 1 : maxWaitNanos;
             LockSupport.parkNanos(this, wakeAfter - waited);
         }
-        return endOf(place);
+        return decided;
     }
 
     private void shedIfOverdue(Queued place) {
@@ -158,8 +169,8 @@ final class ScheduledCounts extends HandOffCounts {
             StandingQueue standing = Objects.requireNonNull(judge);
             long now = clock.getAsLong();
             standing.advance(now);
-            if (place.state == State.WAITING && standing.overdue(now - place.queuedAt)) {
-                decide(Objects.requireNonNull(place.waiter), State.SHED);
+            if (place.end == null && standing.overdue(now - place.queuedAt)) {
+                decide(Objects.requireNonNull(place.waiter), WaitEnd.SHED);
             }
         } finally {
             lock.unlock();
@@ -170,13 +181,14 @@ final class ScheduledCounts extends HandOffCounts {
      * Takes a queued operation out, as its own wait does when it ends and a shutdown does before it waits:
      * {@link WaitEnd#TIMED_OUT} when it was still queued (still admitted), else what was decided for it meanwhile.
      */
-    WaitEnd withdraw(Queued place) {
+    private WaitEnd withdraw(Queued place) {
         lock.lock();
         try {
-            if (place.state != State.WAITING) {
-                return endOf(place);
+            WaitEnd decided = place.end;
+            if (decided != null) {
+                return decided;
             }
-            decide(Objects.requireNonNull(place.waiter), State.LEFT);
+            decide(Objects.requireNonNull(place.waiter), WaitEnd.TIMED_OUT);
             return WaitEnd.TIMED_OUT;
         } finally {
             lock.unlock();
@@ -184,15 +196,6 @@ final class ScheduledCounts extends HandOffCounts {
             // stops — a shutdown's withdrawal never waits in await, whose own end says so otherwise.
             resumed();
         }
-    }
-
-    /**
-     * Never called: every waiter of a gate with rules is queued with its ticket ({@link #enqueue}, {@link #displace})
-     * and waits with {@link #await}; a wait without one would bypass the order.
-     */
-    @Override
-    WaitEnd awaitRunning(long maxWaitNanos) {
-        throw new IllegalStateException("a gate with admission rules queues its waiters with their tickets");
     }
 
     /** A waiter's own end of its wait: taken out unless decided for meanwhile, whose decision it then keeps. */
@@ -207,16 +210,6 @@ final class ScheduledCounts extends HandOffCounts {
         return end;
     }
 
-    private static WaitEnd endOf(Queued place) {
-        return switch (place.state) {
-            case GRANTED -> WaitEnd.RUNNING;
-            case BORROWED -> WaitEnd.BORROWED;
-            case DISPLACED -> place.displacedAs;
-            case SHED -> WaitEnd.SHED;
-            case WAITING, LEFT -> WaitEnd.TIMED_OUT;
-        };
-    }
-
     @Override
     boolean anyQueued() {
         return !waiting.isEmpty();
@@ -228,6 +221,7 @@ final class ScheduledCounts extends HandOffCounts {
     }
 
     /** Flows the order knows right now; for tests. */
+    @Override
     int flowsKnown() {
         lock.lock();
         try {
@@ -261,14 +255,14 @@ final class ScheduledCounts extends HandOffCounts {
         judge.advance(now);
         for (Queued oldest = oldestFirst.peekFirst(); oldest != null && judge.overdue(now - oldest.queuedAt);
                 oldest = oldestFirst.peekFirst()) {
-            decide(Objects.requireNonNull(oldest.waiter), State.SHED);
+            decide(Objects.requireNonNull(oldest.waiter), WaitEnd.SHED);
         }
     }
 
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
     @Override
     Thread grantNext(long now) {
-        return serveNext(now, State.GRANTED);
+        return serveNext(now, WaitEnd.RUNNING);
     }
 
     /**
@@ -278,6 +272,7 @@ final class ScheduledCounts extends HandOffCounts {
      *
      * @return whether a waiter took it; false, with nothing changed, when nobody is queued
      */
+    @Override
     boolean grantLentPlace() {
         lock.lock();
         try {
@@ -287,28 +282,31 @@ final class ScheduledCounts extends HandOffCounts {
             long now = clock.getAsLong();
             advance(now);
             leaveQueue();
-            serveNext(now, State.BORROWED);
+            serveNext(now, WaitEnd.BORROWED);
             return true;
         } finally {
             lock.unlock();
         }
     }
 
-    /** Under the lock: serves the waiter the order puts first, as {@code state} says, and returns its thread. */
-    private Thread serveNext(long now, State state) {
+    /**
+     * Under the lock: serves the waiter the order puts first — {@link WaitEnd#RUNNING} on a slot of the gate,
+     * {@link WaitEnd#BORROWED} on a lent place — and returns its thread.
+     */
+    private Thread serveNext(long now, WaitEnd served) {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
         if (judge != null) {
             // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
             judge.granted(now - Objects.requireNonNull(oldestFirst.peekFirst()).queuedAt);
         }
         waiting.granted(next);
-        decide(next, state);
+        decide(next, served);
         return next.owner.thread;
     }
 
     /** Under the lock: takes the waiter out of the order (served ones already are) and tells it how it ended. */
-    private void decide(WaitingWork.Waiter<Queued> waiter, State state) {
-        if (state != State.GRANTED && state != State.BORROWED) {
+    private void decide(WaitingWork.Waiter<Queued> waiter, WaitEnd end) {
+        if (end != WaitEnd.RUNNING && end != WaitEnd.BORROWED) {
             waiting.remove(waiter);
         }
         queued = waiting.size();
@@ -319,10 +317,10 @@ final class ScheduledCounts extends HandOffCounts {
                 judge.emptied(clock.getAsLong());
             }
         }
-        if (state == State.SHED) {
+        if (end == WaitEnd.SHED) {
             shed++;
         }
-        place.state = state;
+        place.end = end;
         if (place.thread != Thread.currentThread()) {
             LockSupport.unpark(place.thread);
         }
