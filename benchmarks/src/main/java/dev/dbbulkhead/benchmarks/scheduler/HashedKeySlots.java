@@ -8,10 +8,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Tenant keys chosen against a gate that hashes keys into a fixed table of slots (the fair-share key table of 256
- * slots, before keys were held apart): some pairs of them share a slot there, the others have one each. A gate that
- * tells keys apart by their hash treats the pairs differently from the others; one that holds keys exactly does not.
- * The hash is that table's: the key's {@code String} hash code times the golden-ratio constant, folded, masked.
+ * Tenant keys chosen against a table of 256 slots indexed by the key's hash, the table in which fair shares counted
+ * their keys before the scheduler held each key as a flow of its own: some pairs of them would have shared a slot
+ * there, the others have one each. A gate that told keys apart by their hash would treat the pairs differently from
+ * the others; today's, which holds keys exactly, must not. The hash is that table's: the key's {@code String} hash
+ * code times the golden-ratio constant, folded, masked.
  */
 final class HashedKeySlots {
 

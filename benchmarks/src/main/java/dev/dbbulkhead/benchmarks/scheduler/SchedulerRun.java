@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li><b>two tenants</b>: one noisy (3 × what B serves), one quiet (a few calls a second), operations of 100 ms,
  *       for B + Q = 32 and for the multi-tenant how-to's B = 8, Q = 16;</li>
  *   <li><b>room</b>: 10 equal tenants at 1.1 × the capacity, with fair shares and without, two pairs of the keys
- *       sharing a slot of a 256-slot hashed table ({@link HashedKeySlots});</li>
+ *       sharing a slot of the 256-slot hashed table fair shares once counted keys in ({@link HashedKeySlots});</li>
  *   <li><b>keyless</b>: four keyed tenants and three clients that send no key;</li>
  *   <li><b>criticality</b>: 3 × overload, a third each critical, default and sheddable, the sheddable work arriving
  *       first and filling the queue;</li>

@@ -16,9 +16,10 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * A flood of distinct keys through one gate with fair shares, no database: each admission has a key never seen
- * before, while a few other keys hold places, so that every admission is decided against a share. Measures the heap
- * after a full GC and the flows the gate remembers before and after, and the admission cost per call in equal chunks of the
- * flood.
+ * before, while a few other keys hold places. Each new key finds a place free and never waits, and the gate's
+ * scheduler keeps state only for flows that wait and a bounded number of idle ones: the flood must leave nothing
+ * behind. Measures the heap after a full GC and the flows the gate remembers before and after, and the admission cost
+ * per call in equal chunks of the flood.
  */
 final class KeyFlood {
 

@@ -65,7 +65,8 @@ public final class SharesReport {
                 * tenants.perTenant(), 0) + " calls/s), the total "
                 + number((TenantsScenario.NOISY_FACTOR + TenantsScenario.TENANTS - 1) * tenants.perTenant()
                 / tenants.capacity(), 2) + " × the capacity. Guards: db-bulkhead with fair"
-                + " shares (`AdmissionRules.builder().fairShares(true)`, default 256 key slots, equal weights) and"
+                + " shares (`AdmissionRules.builder().fairShares(true)`, equal weights, the default 256 idle keys"
+                + " remembered) and"
                 + " without rules; Resilience4j, which has no tenants — one shared bulkhead cannot tell them apart"
                 + " (it is the no-rules row as far as tenants go), so a semaphore bulkhead per tenant of B / "
                 + TenantsScenario.TENANTS + " = " + Math.max(1, TenantsScenario.BUDGET.maxConcurrent()
@@ -120,9 +121,10 @@ public final class SharesReport {
     }
 
     private static String floodSetup(KeyFlood.Result flood) {
-        return "No database: one gate with fair shares (B = 10, Q = 10, " + flood.keySlots() + " key slots), "
-                + KeyFlood.HOLDERS + " other keys each holding a place on a thread of its own throughout, so that"
-                + " every admission is decided against a share. One thread admits and releases an operation of a new"
+        return "No database: one gate with fair shares (B = 10, Q = 10, remembering the recent use of at most "
+                + flood.keySlots() + " keys without waiters), "
+                + KeyFlood.HOLDERS + " other keys each holding a place on a thread of its own throughout: every new key"
+                + " finds a place free and never waits. One thread admits and releases an operation of a new"
                 + " key each time: " + number(flood.warmUpKeys(), 0) + " keys to warm up, then "
                 + number(flood.keys(), 0) + " distinct keys, timed in " + KeyFlood.CHUNKS + " equal chunks. Heap"
                 + " used is read from the `MemoryMXBean` after three full GCs before and after the flood; the flows"
