@@ -128,26 +128,6 @@ class FleetPolicyTests {
                 2, 0).target()).isEqualTo(ShareSettlement.targetOf(9, fleet, "b"));
     }
 
-    @Test
-    void anAnnouncedTotalIsReadOnlyInTheExactFormAMemberWritesFromOneToTheBudget() {
-        String announcement = PostgresFleetCoordinator.totalAnnouncement("s.fleet", Integer.MAX_VALUE);
-
-        assertThat(PostgresFleetCoordinator.announcedTotalIn(announcement, "s.fleet", Integer.MAX_VALUE))
-                .as("the longest legal value").isEqualTo(Integer.MAX_VALUE);
-        assertThat(PostgresFleetCoordinator.announcedTotalIn(announcement, "s.fleet", 200)).as("past the budget")
-                .isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 2147483648", "s.fleet", Integer.MAX_VALUE))
-                .as("past an int").isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 99999999999", "s.fleet",
-                Integer.MAX_VALUE)).as("eleven digits").isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total ", "s.fleet", 200)).as("none").isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn("", "s.fleet", 200)).isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn("s.fleet total 150", "t.fleet", 200))
-                .as("another table's").isZero();
-        assertThat(PostgresFleetCoordinator.announcedTotalIn(
-                PostgresFleetCoordinator.totalAnnouncement("s.fleet", 150), "s.fleet", 200)).isEqualTo(150);
-    }
-
     private static ConcurrencyCeiling ceiling(String workload, int maxConcurrent) {
         return new ConcurrencyCeiling(new AdmissionGate(workload, GateConfig.builder()
                 .maxConcurrent(maxConcurrent).build()));

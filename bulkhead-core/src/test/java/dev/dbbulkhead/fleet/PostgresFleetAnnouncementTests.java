@@ -156,7 +156,7 @@ class PostgresFleetAnnouncementTests {
     private void notifyOnChannel(String table, String payload) throws SQLException {
         try (Connection connection = database.connect();
              PreparedStatement notify = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
-            notify.setString(1, PostgresFleetCoordinator.channelOf(table));
+            notify.setString(1, FleetAnnouncements.channelOf(table));
             notify.setString(2, payload);
             notify.executeQuery().close();
         }
