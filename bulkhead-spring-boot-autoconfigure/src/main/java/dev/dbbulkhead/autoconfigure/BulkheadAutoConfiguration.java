@@ -54,14 +54,21 @@ import org.springframework.transaction.PlatformTransactionManager;
 @Import({WorkloadTemplateRegistrar.class, QueueDisciplineBinding.class})
 public final class BulkheadAutoConfiguration {
 
+    /** Every workload's settings, resolved once for the template factory and the start-up checks. */
+    @Bean
+    @ConditionalOnMissingBean
+    ResolvedWorkloads dbBulkheadResolvedWorkloads(BulkheadProperties properties) {
+        return new ResolvedWorkloads(properties);
+    }
+
     @Bean(WorkloadTemplateRegistrar.FACTORY_BEAN_NAME)
     @ConditionalOnMissingBean
-    BulkheadTemplateFactory dbBulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
+    BulkheadTemplateFactory dbBulkheadTemplateFactory(ResolvedWorkloads workloads, ListableBeanFactory beanFactory,
             ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<DataSource> dataSource,
             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
             ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits,
             KeyTallies keyTallies) {
-        return new BulkheadTemplateFactory(properties, beanFactory, transactionManager, dataSource,
+        return new BulkheadTemplateFactory(workloads, beanFactory, transactionManager, dataSource,
                 transactionManagerCustomizers, instrumentations, adaptiveLimits, keyTallies);
     }
 
@@ -129,8 +136,8 @@ public final class BulkheadAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     PostgresOnlyTimeoutsCheck dbBulkheadPostgresOnlyLimitsCheck(ObjectProvider<BulkheadRegistry> registry,
-            BulkheadProperties properties) {
-        return new PostgresOnlyTimeoutsCheck(registry, properties);
+            ResolvedWorkloads workloads) {
+        return new PostgresOnlyTimeoutsCheck(registry, workloads);
     }
 
     private static void validateFleet(BulkheadProperties.Fleet fleet) {

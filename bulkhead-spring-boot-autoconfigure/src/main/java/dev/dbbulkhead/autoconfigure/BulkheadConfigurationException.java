@@ -112,9 +112,9 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " (PlatformTransactionManager beans: " + transactionManagers + "). With several DataSources"
                         + " and none of them primary, Spring Boot defines none; @DbBulkhead methods would run"
                         + " without a transaction.",
-                "Set '" + workloadKey(workload, "transaction-manager") + "' to the bean name of its transaction"
-                        + " manager (or '" + workloadKey(workload, "data-source") + "' to its DataSource), or mark one"
-                        + " PlatformTransactionManager @Primary.");
+                "Set '" + WorkloadKeys.TRANSACTION_MANAGER.under(workload) + "' to the bean name of its transaction"
+                        + " manager (or '" + WorkloadKeys.DATA_SOURCE.under(workload) + "' to its DataSource), or mark"
+                        + " one PlatformTransactionManager @Primary.");
     }
 
     static BulkheadConfigurationException dataSourceOfJpa(String workload, String property, String dataSource,
@@ -125,7 +125,7 @@ public final class BulkheadConfigurationException extends RuntimeException {
                 "'" + property + "' names DataSource '" + dataSource + "', which JPA uses, and " + managers + ". A"
                         + " JDBC transaction manager of its own would not see the EntityManager's work: Spring Data"
                         + " JPA repositories would run outside the admitted transaction.",
-                "Set '" + workloadKey(workload, "transaction-manager") + "' to the bean name of the"
+                "Set '" + WorkloadKeys.TRANSACTION_MANAGER.under(workload) + "' to the bean name of the"
                         + " JpaTransactionManager of DataSource '" + dataSource + "'"
                         + (jpaTransactionManagers.isEmpty() ? " (define one if there is none)." : "."));
     }
@@ -142,12 +142,8 @@ public final class BulkheadConfigurationException extends RuntimeException {
                         + " unadmitted and without a transaction.",
                 "Define a PlatformTransactionManager (with several DataSources, mark one DataSource or one"
                         + " transaction manager @Primary, or name one per workload with '"
-                        + workloadKey(workload, "transaction-manager") + "'), or set '" + BulkheadProperties.PREFIX
+                        + WorkloadKeys.TRANSACTION_MANAGER.under(workload) + "'), or set '" + BulkheadProperties.PREFIX
                         + ".enabled=false' to run @DbBulkhead methods in a transaction without a gate.");
-    }
-
-    private static String workloadKey(String workload, String key) {
-        return BulkheadProperties.PREFIX + ".workloads." + workload + "." + key;
     }
 
     static BulkheadConfigurationException postgresOnlyLimits(List<PostgresOnlyTimeoutsCheck.Refusal> refusals) {

@@ -103,7 +103,7 @@ final class BulkheadPropertiesCheck {
         } catch (RuntimeException notBound) {
             return;
         }
-        WorkloadSettings.mistakes(bound).forEach(mistake -> problems.add(mistake.getMessage()));
+        ResolvedWorkloads.mistakes(bound).forEach(mistake -> problems.add(mistake.getMessage()));
     }
 
     /** Each property once, as the source of highest precedence gives it: the value that would be bound. */
@@ -173,7 +173,7 @@ final class BulkheadPropertiesCheck {
     private void valueForAGroup(ConfigurationPropertyName name, Group group, Object value) {
         boolean workload = name.getNumberOfElements() == WORKLOADS_ELEMENT + 2
                 && WORKLOADS.equals(name.getElement(WORKLOADS_ELEMENT, Form.UNIFORM));
-        String example = workload ? "max-concurrent" : group.keys().values().iterator().next().dashed();
+        String example = workload ? WorkloadKeys.MAX_CONCURRENT.name() : group.keys().values().iterator().next().dashed();
         problems.add("'" + name + "' = '" + value + "' is a value where keys belong: "
                 + (workload ? "a workload's settings are keys under its name" : "'" + name + "' holds keys")
                 + ", such as '" + name + "." + example + "'" + (workload ? " (its B)" : "")

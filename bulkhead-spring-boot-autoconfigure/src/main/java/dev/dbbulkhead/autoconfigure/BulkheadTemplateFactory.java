@@ -24,14 +24,14 @@ import org.springframework.transaction.PlatformTransactionManager;
 
 /**
  * Builds the {@link BulkheadTemplate} of each configured workload; the factory of the per-workload beans that
- * {@link WorkloadTemplateRegistrar} defines. Validates the defaults when it is created, so bad defaults fail
- * start-up even when no workload uses them; warns of an CoDel queue discipline that has no queue to act on.
+ * {@link WorkloadTemplateRegistrar} defines, from the settings {@link ResolvedWorkloads} resolved once. Warns of
+ * the settings that cannot act as written, such as a CoDel queue discipline that has no queue to act on.
  */
 final class BulkheadTemplateFactory {
 
     private static final Log logger = LogFactory.getLog(BulkheadTemplateFactory.class);
 
-    private final BulkheadProperties properties;
+    private final ResolvedWorkloads workloads;
     private final ListableBeanFactory beanFactory;
     private final WorkloadTransactionManagers transactionManagers;
     private final ObjectProvider<GateInstrumentation> instrumentations;
@@ -39,26 +39,22 @@ final class BulkheadTemplateFactory {
     private final LendingPools lendingPools;
     private final KeyTallies keyTallies;
 
-    BulkheadTemplateFactory(BulkheadProperties properties, ListableBeanFactory beanFactory,
+    BulkheadTemplateFactory(ResolvedWorkloads workloads, ListableBeanFactory beanFactory,
                             ObjectProvider<PlatformTransactionManager> primaryTransactionManager,
                             ObjectProvider<DataSource> primaryDataSource,
                             ObjectProvider<TransactionManagerCustomizers> transactionManagerCustomizers,
                             ObjectProvider<GateInstrumentation> instrumentations, AdaptiveLimits adaptiveLimits,
                             KeyTallies keyTallies) {
-        this.properties = properties;
+        this.workloads = workloads;
         this.beanFactory = beanFactory;
         this.transactionManagers = new WorkloadTransactionManagers(beanFactory, primaryTransactionManager,
                 primaryDataSource, transactionManagerCustomizers);
         this.instrumentations = instrumentations;
         this.adaptiveLimits = adaptiveLimits;
-        this.lendingPools = new LendingPools(properties, this::dataSourceOf);
+        this.lendingPools = new LendingPools(workloads, this::dataSourceOf);
         this.keyTallies = keyTallies;
-        // Every workload's values at once, the Retry-After too (used only by the HTTP 503 handler, yet checked here:
-        // a bad value fails start-up with or without MVC), so that one start-up reports every mistake.
-        WorkloadSettings.checkAll(properties);
-        // Warnings, not failures: defaults may choose codel for workloads that have no queue on purpose, and a resize
-        // can give a workload the places its settings need. One report for all, as for the mistakes.
-        List<String> warnings = WorkloadSettings.settingsThatCannotAct(properties);
+        // One report for all, as for the mistakes, which resolving the workloads reported before.
+        List<String> warnings = workloads.settingsThatCannotAct();
         if (!warnings.isEmpty()) {
             logger.warn("db-bulkhead settings that cannot act as written (" + warnings.size() + "):\n  - "
                     + String.join("\n  - ", warnings));
@@ -66,16 +62,13 @@ final class BulkheadTemplateFactory {
     }
 
     /**
-     * The template of workload {@code workload}, with its settings resolved and validated.
+     * The template of workload {@code workload}, built from its settings as resolved once.
      *
-     * @throws BulkheadConfigurationException naming the property of the first bad value
+     * @throws BulkheadConfigurationException when the transaction manager or the data source of its transactions cannot
+     *                                        be found
      */
     BulkheadTemplate create(String workload) {
-        WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
-        WorkloadSettings.retryAfterSeconds(workload, properties);
-        WorkloadSettings.retryAfterJitterSeconds(workload, properties);
-        // Checked here, where every workload passes, so that a limit without the signals it follows stops start-up.
-        WorkloadSettings.databaseLimit(workload, properties);
+        WorkloadSettings settings = workloads.settings(workload);
         List<GateInstrumentation> instruments = instrumentations.orderedStream().toList();
         List<GateListener> listeners = new ArrayList<>(instruments.stream()
                 .map(instrumentation -> instrumentation.listener(workload)).toList());
@@ -110,7 +103,7 @@ final class BulkheadTemplateFactory {
 
     /** The data source of another workload's transactions, resolved as its own template would resolve it. */
     private @Nullable DataSource dataSourceOf(String workload) {
-        WorkloadSettings settings = WorkloadSettings.ofWorkload(workload, properties);
+        WorkloadSettings settings = workloads.settings(workload);
         return transactionManagers.dataSource(settings, transactionManagers.transactionManager(workload, settings));
     }
 }

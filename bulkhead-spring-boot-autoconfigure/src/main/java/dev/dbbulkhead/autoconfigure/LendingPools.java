@@ -23,7 +23,7 @@ final class LendingPools {
 
     private static final Log logger = LogFactory.getLog(LendingPools.class);
 
-    private final BulkheadProperties properties;
+    private final ResolvedWorkloads workloads;
     private final Function<String, @Nullable DataSource> dataSourceOfWorkload;
     /** By identity: two DataSource beans that compare equal are still two pools. */
     private final Map<DataSource, LendingPool> pools = new IdentityHashMap<>();
@@ -35,8 +35,8 @@ final class LendingPools {
      */
     private @Nullable Set<DataSource> borrowedFrom;
 
-    LendingPools(BulkheadProperties properties, Function<String, @Nullable DataSource> dataSourceOfWorkload) {
-        this.properties = properties;
+    LendingPools(ResolvedWorkloads workloads, Function<String, @Nullable DataSource> dataSourceOfWorkload) {
+        this.workloads = workloads;
         this.dataSourceOfWorkload = dataSourceOfWorkload;
     }
 
@@ -56,9 +56,9 @@ final class LendingPools {
             return GateLending.none();
         }
         if (dataSource == null) {
-            logger.warn("db-bulkhead workload '" + workload + "': lending.borrow = " + asked.borrow() + " ignored:"
-                    + " the DataSource of its transactions is unknown, so there is no pool to borrow from. Name it"
-                    + " with " + BulkheadProperties.PREFIX + ".workloads." + workload + ".data-source.");
+            logger.warn("db-bulkhead workload '" + workload + "': " + WorkloadKeys.BORROW.name() + " = "
+                    + asked.borrow() + " ignored: the DataSource of its transactions is unknown, so there is no pool to"
+                    + " borrow from. Name it with " + WorkloadKeys.DATA_SOURCE.under(workload) + ".");
             return GateLending.none();
         }
         String name = named == null ? "primary" : named;
@@ -68,15 +68,15 @@ final class LendingPools {
 
     /** Whether a workload of {@code dataSource} borrows: a configured one, or every unconfigured one by default. */
     private boolean someoneBorrowsOn(DataSource dataSource) {
-        if (WorkloadSettings.ofDefaults(properties).lending().borrow() > 0) {
+        if (workloads.defaults().lending().borrow() > 0) {
             return true;
         }
         Set<DataSource> known = borrowedFrom;
         if (known == null) {
-            // Once for all workloads: each lender asking anew would resolve every workload again.
+            // Once for all workloads: each lender asking anew would look up every workload's data source again.
             known = Collections.newSetFromMap(new IdentityHashMap<>());
-            for (String other : properties.getWorkloads().keySet()) {
-                DataSource used = WorkloadSettings.ofWorkload(other, properties).lending().borrow() > 0
+            for (String other : workloads.names()) {
+                DataSource used = workloads.settings(other).lending().borrow() > 0
                         ? dataSourceOfWorkload.apply(other) : null;
                 if (used != null) {
                     known.add(used);

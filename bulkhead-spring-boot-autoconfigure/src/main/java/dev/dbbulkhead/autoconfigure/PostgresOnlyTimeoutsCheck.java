@@ -29,11 +29,11 @@ final class PostgresOnlyTimeoutsCheck implements SmartInitializingSingleton {
     private static final String POSTGRESQL = "PostgreSQL";
 
     private final ObjectProvider<BulkheadRegistry> registry;
-    private final BulkheadProperties properties;
+    private final ResolvedWorkloads workloads;
 
-    PostgresOnlyTimeoutsCheck(ObjectProvider<BulkheadRegistry> registry, BulkheadProperties properties) {
+    PostgresOnlyTimeoutsCheck(ObjectProvider<BulkheadRegistry> registry, ResolvedWorkloads workloads) {
         this.registry = registry;
-        this.properties = properties;
+        this.workloads = workloads;
     }
 
     /**
@@ -55,7 +55,7 @@ final class PostgresOnlyTimeoutsCheck implements SmartInitializingSingleton {
         Map<DataSource, Optional<String>> products = new IdentityHashMap<>();
         List<Refusal> refusals = new ArrayList<>();
         for (String workload : bulkheads.names()) {
-            List<String> limits = WorkloadSettings.postgresOnlyProperties(workload, properties);
+            List<String> limits = workloads.settings(workload).postgresOnlyProperties();
             BulkheadTemplate template = bulkheads.template(workload);
             if (limits.isEmpty() || template.dataSource().isEmpty()) {
                 continue;

@@ -8,7 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * The resolution and validation of {@code db.bulkhead.*} values that the auto-configurations of other concerns
  * (HTTP, fleet) share with this package: a workload's own value, else the defaults', else the built-in one,
- * refused at start-up under the property that set it. Part of the auto-configuration, not API.
+ * refused at start-up under the property that set it. Each reads only the keys it answers for, through the same
+ * key table ({@code WorkloadKeys}) and checks as the settings {@code ResolvedWorkloads} resolves once for each
+ * workload: its callers hold the properties, not those settings. Part of the auto-configuration, not API.
  */
 public final class ResolvedSettings {
 
@@ -21,7 +23,7 @@ public final class ResolvedSettings {
      * @throws BulkheadConfigurationException when the value is not above zero, or longer than a day
      */
     public static long retryAfterSeconds(@Nullable String workload, BulkheadProperties properties) {
-        return WorkloadSettings.retryAfterSeconds(workload, properties);
+        return RetryAfter.seconds(WorkloadResolver.of(workload, properties));
     }
 
     /**
@@ -31,7 +33,8 @@ public final class ResolvedSettings {
      * @throws BulkheadConfigurationException when the value is negative, or longer than a day
      */
     public static long retryAfterJitterSeconds(@Nullable String workload, BulkheadProperties properties) {
-        return WorkloadSettings.retryAfterJitterSeconds(workload, properties);
+        WorkloadResolver resolver = WorkloadResolver.of(workload, properties);
+        return RetryAfter.jitterSeconds(resolver, () -> RetryAfter.seconds(resolver));
     }
 
     /**
@@ -42,7 +45,9 @@ public final class ResolvedSettings {
      *                                        database's signals to follow
      */
     public static Optional<DatabaseLimits.Setting> databaseLimit(String workload, BulkheadProperties properties) {
-        return WorkloadSettings.databaseLimit(workload, properties);
+        WorkloadResolver resolver = WorkloadResolver.of(workload, properties);
+        return LimitSettings.database(resolver, workload, resolver.get(WorkloadKeys.LIMIT_DATABASE),
+                resolver.get(WorkloadKeys.MAX_CONCURRENT).value(), properties);
     }
 
     /**
@@ -51,7 +56,9 @@ public final class ResolvedSettings {
      * and a fleet share move B.
      */
     public static Optional<SelfResizingLimit> selfResizingLimit(String workload, BulkheadProperties properties) {
-        return WorkloadSettings.selfResizingLimit(workload, properties)
+        WorkloadResolver resolver = WorkloadResolver.of(workload, properties);
+        return LimitSettings.selfResizing(resolver.get(WorkloadKeys.LIMIT_MODE),
+                        resolver.get(WorkloadKeys.LIMIT_DATABASE))
                 .map(setting -> new SelfResizingLimit(setting.property(), setting.value()));
     }
 
@@ -70,7 +77,9 @@ public final class ResolvedSettings {
      * primary transaction manager decides.
      */
     public static TransactionBeans transactionBeans(String workload, BulkheadProperties properties) {
-        return WorkloadSettings.transactionBeans(workload, properties);
+        WorkloadResolver resolver = WorkloadResolver.of(workload, properties);
+        return new TransactionBeans(resolver.get(WorkloadKeys.TRANSACTION_MANAGER).value(),
+                resolver.get(WorkloadKeys.DATA_SOURCE).value());
     }
 
     /**

@@ -108,7 +108,7 @@ final class WorkloadEntries {
 
             private TransactionTemplate own(String workload) {
                 return byWorkload.computeIfAbsent(workload, name -> {
-                    WorkloadSettings settings = WorkloadSettings.ofWorkload(name, properties);
+                    WorkloadSettings settings = WorkloadSettings.ungated(name, properties);
                     return new TransactionTemplate(transactionManagers.transactionManager(name, settings),
                             settings.transactionDefinition());
                 });

@@ -1,6 +1,5 @@
 package dev.dbbulkhead.autoconfigure;
 
-import dev.dbbulkhead.autoconfigure.WorkloadSettings.Setting;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -118,7 +117,7 @@ final class WorkloadTransactionManagers {
     }
 
     private <T> T bean(Setting<String> name, Class<T> type) {
-        return WorkloadSettings.validate(name, beanName -> {
+        return name.validate(beanName -> {
             if (!beanFactory.containsBean(beanName) || !beanFactory.isTypeMatch(beanName, type)) {
                 throw new IllegalArgumentException("must name a " + type.getSimpleName() + " bean; the "
                         + type.getSimpleName() + " beans are " + Arrays.toString(beanFactory.getBeanNamesForType(type)));

@@ -44,8 +44,9 @@ class DocumentedConfigurationsTests {
                 String where = page.getFileName() + " at offset " + block.start();
                 BulkheadProperties bound = new Binder(new MapConfigurationPropertySource(properties))
                         .bindOrCreate(BulkheadProperties.PREFIX, BulkheadProperties.class);
-                assertThatNoException().as(where).isThrownBy(() -> WorkloadSettings.checkAll(bound));
-                WorkloadSettings.settingsThatCannotAct(bound).forEach(finding -> findings.add(where + ": " + finding));
+                assertThatNoException().as(where).isThrownBy(() -> new ResolvedWorkloads(bound));
+                new ResolvedWorkloads(bound).settingsThatCannotAct()
+                        .forEach(finding -> findings.add(where + ": " + finding));
                 checked.add(where);
             }
         }
