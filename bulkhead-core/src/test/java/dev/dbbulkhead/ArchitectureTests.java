@@ -4,9 +4,14 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.dbbulkhead.gate.AdmissionGate;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +20,11 @@ import org.junit.jupiter.api.Test;
  * framework, and a plain-JDBC application depends on it alone.
  */
 class ArchitectureTests {
+
+    /** A call of, or a reference to, a method of the gate that sets its B. */
+    private static final DescribedPredicate<JavaAccess<?>> SETTERS_OF_B = DescribedPredicate.describe(
+            "a setter of a gate's B", access -> access.getTargetOwner().isEquivalentTo(AdmissionGate.class)
+                    && Set.of("resize", "resizeConcurrent").contains(access.getTarget().getName()));
 
     private static JavaClasses coreClasses;
 
@@ -73,6 +83,16 @@ class ArchitectureTests {
                 .because("the entry, the hand-out and the ledger wait and hand places through AdmissionCounts'"
                         + " contract (join, displace, a Wait, grantLentPlace): a cast to one discipline is a rule"
                         + " that holds for one discipline only")
+                .check(coreClasses);
+    }
+
+    @Test
+    void aGatesBIsWrittenOnlyThroughItsConcurrencyCeiling() {
+        noClasses()
+                .that().doNotHaveFullyQualifiedName(ConcurrencyCeiling.class.getName())
+                .should().accessTargetWhere(SETTERS_OF_B)
+                .because("B has one owner, which gives the gate the smaller of what is asked and what caps it: a"
+                        + " writer past it would undo a cap, or be undone by it")
                 .check(coreClasses);
     }
 

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.fleet;
 
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.share.WeightedShares;
 import java.util.List;
 

@@ -6,7 +6,10 @@ import dev.dbbulkhead.MisuseKind;
 import dev.dbbulkhead.RejectionReason;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The gate of one workload, as its callers see it: admissions ({@link #acquire()}, {@link #acquireWithin}) handing out
@@ -64,6 +67,8 @@ public final class AdmissionGate {
     private final GateShutdown shutdown;
     private final GateRelease release;
     private final GateResize resizes;
+    /** The one object through which B is set; see {@link #concurrencyOwner}. */
+    private final AtomicReference<@Nullable Object> concurrencyOwner = new AtomicReference<>();
 
     /** A gate with the given limits that reports to nobody. */
     public AdmissionGate(String workload, GateConfig config) {
@@ -365,7 +370,8 @@ public final class AdmissionGate {
      * Changes B and Q without blocking. Growing takes effect at once (waiters are handed the new room). Shrinking
      * never waits and never disturbs running work: new admissions obey the new limits while the operations already
      * inside drain. The queue discipline, its target delay and its interval stay as the gate was built: they are
-     * part of how it waits, not of its limits.
+     * part of how it waits, not of its limits. What sets B at run time calls it through the gate's
+     * {@linkplain #concurrencyOwner owner} (the limit package's {@code ConcurrencyCeiling}), so that a cap on B holds.
      *
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE}
      */
@@ -375,7 +381,8 @@ public final class AdmissionGate {
 
     /**
      * Changes B only, as {@link #resize(int, int)} does, keeping Q as it is at that moment: two operators changing
-     * one limit each never undo each other's change.
+     * one limit each never undo each other's change. Called, as {@link #resize(int, int)} is, through the gate's
+     * {@linkplain #concurrencyOwner owner}.
      *
      * @throws IllegalArgumentException for a B below 1, or a B + Q past {@link Integer#MAX_VALUE}
      */
@@ -390,6 +397,24 @@ public final class AdmissionGate {
      */
     public void resizeQueued(int maxQueued) {
         resizes.apply(limits -> limits.maxQueued(maxQueued));
+    }
+
+    /**
+     * The one owner of this gate's B, the object every setter of B goes through: made by {@code make} on the first
+     * call, the same object on every later one, so that two writers of B can never hold owners of their own. The gate
+     * keeps it without knowing its type: the owner builds on the gate, not the other way round.
+     *
+     * @throws ClassCastException when the owner made first is not a {@code type}
+     */
+    public <T> T concurrencyOwner(Class<T> type, Function<? super AdmissionGate, ? extends T> make) {
+        Object owner = concurrencyOwner.get();
+        if (owner == null) {
+            // Made outside any lock: two first callers may both make one, and only the first one kept is used.
+            T made = Objects.requireNonNull(make.apply(this), "owner");
+            Object kept = concurrencyOwner.compareAndExchange(null, made);
+            owner = kept == null ? made : kept;
+        }
+        return type.cast(owner);
     }
 
     /** The workload name. */

@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The mechanism of an adaptive limit: listens to a gate's releases, hands each hold time to its policy
- * ({@link GradientLimit}), and resizes the gate's B, without blocking, whenever the policy's limit changes. Q stays
- * as configured.
+ * ({@link GradientLimit}), and requests the gate's B from the gate's {@link ConcurrencyCeiling}, without blocking,
+ * whenever the policy's limit changes. Q stays as configured.
  *
  * <p>Only releases feed it — never rejections — and not every release: an operation {@linkplain
  * ExecutionOutcome#ROLLED_BACK rolled back} is left out, because its work's own exception is the common cause and the
@@ -21,8 +21,8 @@ import org.jspecify.annotations.Nullable;
  * all count.
  *
  * <p>Built before its gate (a gate's listener is fixed when the gate is built), it steers the gate from
- * {@link #drive}. Thread-safe: samples are handed to the policy one at a time under a lock, which only releases
- * of this workload ever take, and for microseconds.
+ * {@link #drive}, called once, when the gate is built. Thread-safe: samples are handed to the policy one at a time
+ * under a lock, which only releases of this workload ever take, and for microseconds.
  */
 public final class AdaptiveLimit implements GateListener {
 
@@ -74,19 +74,30 @@ public final class AdaptiveLimit implements GateListener {
         this.snapshot = policy.snapshot();
     }
 
-    /** Steers {@code gate}, whose listener this is, from now on. */
+    /**
+     * Steers {@code gate}, whose listener this is, from now on, through its ceiling: a cap on it (the database's
+     * limit) then holds whatever the limit learns.
+     *
+     * @throws IllegalStateException when the limit already steers
+     */
     public void drive(AdmissionGate gate) {
-        drive(gate::resizeConcurrent);
+        ConcurrencyCeiling.of(gate).learnFrom(this);
     }
 
     /**
      * Hands every later change of the limit to {@code resizeConcurrent}, starting with the limit in force now
-     * when it differs from the starting one.
+     * when it differs from the starting one. Once only: a limit that changed what it steers could leave B where the
+     * other had put it.
+     *
+     * @throws IllegalStateException when the limit already steers
      */
     public void drive(IntConsumer resizeConcurrent) {
         Objects.requireNonNull(resizeConcurrent, "resizeConcurrent");
         lock.lock();
         try {
+            if (this.resizeConcurrent != NOT_DRIVING) {
+                throw new IllegalStateException("the adaptive limit already steers its gate");
+            }
             this.resizeConcurrent = resizeConcurrent;
             if (applied != startConcurrent) {
                 resizeConcurrent.accept(applied);

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.share.WeightedShares;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** The pure policies: the fair split, the settlement of a grant, the split over gates and the ceiling seam. */
+/** The pure policies: the fair split, the settlement of a grant and the split over gates. */
 class FleetPolicyTests {
 
     private static WeightedShares.Claim claim(int weight, int demand) {
@@ -90,24 +91,6 @@ class FleetPolicyTests {
     }
 
     @Test
-    void theGateRunsWithTheSmallerOfWhatIsRequestedAndTheCeilingWhicheverChangesLast() {
-        AdmissionGate gate = new AdmissionGate("orders", GateConfig.builder().maxConcurrent(8).build());
-        ConcurrencyCeiling ceiling = new ConcurrencyCeiling(gate);
-
-        ceiling.limitTo(3);
-        assertThat(gate.config().maxConcurrent()).isEqualTo(3);
-        ceiling.request(12);
-        assertThat(gate.config().maxConcurrent()).as("a larger request stays capped").isEqualTo(3);
-        ceiling.limitTo(ConcurrencyCeiling.NONE);
-        assertThat(gate.config().maxConcurrent()).as("the cap lifted, the last request applies").isEqualTo(12);
-        ceiling.request(2);
-        ceiling.limitTo(5);
-        assertThat(gate.config().maxConcurrent()).isEqualTo(2);
-        assertThatIllegalArgumentException().isThrownBy(() -> ceiling.request(0)).withMessageContaining("was 0");
-        assertThat(ceiling.requested()).isEqualTo(2);
-    }
-
-    @Test
     void settingsRefuseALeaseShorterThanTwoHeartbeatsAndAFloorAboveThePool() {
         assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("m", 1, 10, 2,
                 Duration.ofSeconds(1), Duration.ofMillis(1500))).withMessageContaining("at least two heartbeats");
@@ -129,7 +112,7 @@ class FleetPolicyTests {
     }
 
     private static ConcurrencyCeiling ceiling(String workload, int maxConcurrent) {
-        return new ConcurrencyCeiling(new AdmissionGate(workload, GateConfig.builder()
+        return ConcurrencyCeiling.of(new AdmissionGate(workload, GateConfig.builder()
                 .maxConcurrent(maxConcurrent).build()));
     }
 }

@@ -2,6 +2,7 @@ package dev.dbbulkhead.limit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import dev.dbbulkhead.ExecutionOutcome;
 import dev.dbbulkhead.gate.AdmissionGate;
@@ -73,6 +74,21 @@ class AdaptiveLimitTests {
 
         assertThat(gate.config().maxConcurrent()).isEqualTo(12);
         assertThat(gate.config().maxQueued()).isEqualTo(7);
+    }
+
+    @Test
+    @DisplayName("the limit asks for B through the gate's ceiling, so a cap holds whatever it learns; it steers once")
+    void aCapHoldsWhateverTheLimitLearnsAndTheLimitSteersOnce() {
+        ConcurrencyCeiling ceiling = ConcurrencyCeiling.of(gate);
+        ceiling.limitTo(5);
+
+        probe();
+
+        assertThat(gate.config().maxConcurrent()).as("capped").isEqualTo(5);
+        assertThat(ceiling.requested()).as("back to the learnt limit").isEqualTo(12);
+        assertThat(ceiling.learnt()).isTrue();
+        assertThatIllegalStateException().isThrownBy(() -> limit.drive(gate))
+                .withMessageContaining("already steers");
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.dbbulkhead.metrics;
 
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.support.FleetMembership;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

@@ -10,6 +10,7 @@ import dev.dbbulkhead.gate.OperationClass;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.gate.RequestDeadline;
 import dev.dbbulkhead.jdbc.TransactionTimeouts;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.retry.RetryBudget;
 import java.time.Duration;
 import java.util.Objects;
@@ -308,14 +309,16 @@ public class BulkheadTemplate {
 
     /**
      * Changes B and Q of this workload at run time, without blocking: growing takes effect at once; shrinking never
-     * waits and never interrupts running operations — new admissions obey the new limits while those drain.
+     * waits and never interrupts running operations — new admissions obey the new limits while those drain. B is
+     * requested from the gate's {@link ConcurrencyCeiling}, its one owner: a fleet share or the database's limit
+     * capping it still holds.
      *
      * @throws IllegalArgumentException for a B below 1, a Q below 0, or a B + Q past {@link Integer#MAX_VALUE};
      *                                  the limits stay as they were
-     * @see AdmissionGate#resize(int, int)
+     * @see ConcurrencyCeiling#resize(Integer, Integer)
      */
     public void resize(int maxConcurrent, int maxQueued) {
-        gate.resize(maxConcurrent, maxQueued);
+        ConcurrencyCeiling.of(gate).resize(maxConcurrent, maxQueued);
     }
 
     /**

@@ -5,7 +5,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.benchmarks.report.Charts;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
@@ -14,6 +13,7 @@ import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -216,7 +216,7 @@ public final class FleetDemo {
                 leasePool = new HikariDataSource(config(url, name + "-lease", 1));
                 member = new FleetMember(new PostgresFleetCoordinator(leasePool, "fleet_demo", budget),
                         new FleetSettings(name + "-" + System.nanoTime(), 1, POOL_SIZE, 1, HEARTBEAT, LEASE_TTL),
-                        List.of(new GateShares(List.of(new ConcurrencyCeiling(gate))), new HikariPoolShare(pool)),
+                        List.of(new GateShares(List.of(ConcurrencyCeiling.of(gate))), new HikariPoolShare(pool)),
                         scheduler);
             } else {
                 leasePool = null;

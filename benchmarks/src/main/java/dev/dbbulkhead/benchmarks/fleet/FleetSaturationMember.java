@@ -3,7 +3,6 @@ package dev.dbbulkhead.benchmarks.fleet;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
@@ -12,6 +11,7 @@ import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.saturation.DatabaseSampler;
 import dev.dbbulkhead.saturation.FleetTotalPolicy;
 import dev.dbbulkhead.saturation.PostgresSignals;
@@ -73,7 +73,7 @@ public final class FleetSaturationMember {
                     Integer.parseInt(options.get("budget")), settings.renewalLockWait(), settings.renewalTimeout(),
                     FleetTotalPolicy.following(sampler), heartbeat);
             FleetMember member = new FleetMember(coordinator, settings,
-                    List.of(new GateShares(List.of(new ConcurrencyCeiling(gate))), new HikariPoolShare(pool)),
+                    List.of(new GateShares(List.of(ConcurrencyCeiling.of(gate))), new HikariPoolShare(pool)),
                     scheduler);
             // As the starter's membership joins: once the fleet has room for the floor, before any caller runs.
             member.startWithinBudget(settings.leaseTtl());

@@ -4,7 +4,6 @@ import dev.dbbulkhead.WrittenDurations;
 import dev.dbbulkhead.budget.BudgetFinding;
 import dev.dbbulkhead.budget.ConnectionBudgetCheck;
 import dev.dbbulkhead.budget.PoolSettings;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetMemberState;
 import dev.dbbulkhead.fleet.support.FleetMembership;
@@ -19,6 +18,7 @@ import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionReport;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.limit.AdaptiveLimit;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.limit.LimitSnapshot;
 import dev.dbbulkhead.metrics.KeyTallies;
 import dev.dbbulkhead.metrics.KeyTally;
@@ -28,7 +28,6 @@ import dev.dbbulkhead.saturation.DatabaseSignals;
 import dev.dbbulkhead.saturation.SamplerSettings;
 import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.SaturationPolicy;
-import dev.dbbulkhead.saturation.support.DatabaseLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
@@ -116,86 +115,13 @@ public class BulkheadsEndpoint {
     private final KeyDisplay keyDisplay;
     private final @Nullable ObjectProvider<DatabaseSignalsSampling> database;
 
-    /** An endpoint of workloads whose B is fixed. */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck) {
-        this(registry, totals, beanFactory, budgetCheck, null, new AdaptiveLimits());
-    }
-
     /**
-     * @param fleet          this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits the adaptive limits to show, and to protect from resizes
-     */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits) {
-        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, null);
-    }
-
-    /**
-     * @param fleet          this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits the adaptive limits to show, and to protect from resizes
-     * @param ungated        the pools watched for connections borrowed outside every gate; null or empty when none
-     */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
-                             @Nullable ObjectProvider<WatchedPools> ungated) {
-        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, null);
-    }
-
-    /**
+     * @param registry        the workloads
+     * @param totals          what each workload admitted and rejected since start-up
+     * @param beanFactory     where the data sources' bean names and the {@link RetryAfters} are found
+     * @param budgetCheck     the connection budget check, when it runs
      * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
-     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
-     * @param requestDeadline how requests get their deadlines; null when they get none
-     */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
-                             @Nullable ObjectProvider<WatchedPools> ungated,
-                             @Nullable RequestDeadlineDescriptor requestDeadline) {
-        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline,
-                new KeyTallies());
-    }
-
-    /**
-     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
-     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
-     * @param requestDeadline how requests get their deadlines; null when they get none
-     * @param keyTallies      the busiest keys of the workloads with fair shares
-     */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
-                             @Nullable ObjectProvider<WatchedPools> ungated,
-                             @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies) {
-        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline, keyTallies,
-                KeyDisplay.HASHED);
-    }
-
-    /**
-     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
-     * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
-     * @param requestDeadline how requests get their deadlines; null when they get none
-     * @param keyTallies      the busiest keys of the workloads with fair shares
-     * @param keyDisplay      how keys are shown
-     */
-    public BulkheadsEndpoint(BulkheadRegistry registry, WorkloadTotals totals, ListableBeanFactory beanFactory,
-                             ObjectProvider<ConnectionBudgetCheck> budgetCheck,
-                             @Nullable ObjectProvider<FleetMembership> fleet, AdaptiveLimits adaptiveLimits,
-                             @Nullable ObjectProvider<WatchedPools> ungated,
-                             @Nullable RequestDeadlineDescriptor requestDeadline, KeyTallies keyTallies,
-                             KeyDisplay keyDisplay) {
-        this(registry, totals, beanFactory, budgetCheck, fleet, adaptiveLimits, ungated, requestDeadline, keyTallies,
-                keyDisplay, null);
-    }
-
-    /**
-     * @param fleet           this instance's fleet membership, when coordination is on; null or empty otherwise
-     * @param adaptiveLimits  the adaptive limits to show, and to protect from resizes
+     * @param adaptiveLimits  the adaptive limits to show
      * @param ungated         the pools watched for connections borrowed outside every gate; null or empty when none
      * @param requestDeadline how requests get their deadlines; null when they get none
      * @param keyTallies      the busiest keys of the workloads with fair shares
@@ -256,7 +182,8 @@ public class BulkheadsEndpoint {
             throw new InvalidEndpointRequestException("Give maxConcurrent (B), maxQueued (Q) or both",
                     "nothing to resize");
         }
-        if (maxConcurrent != null && adaptiveLimits.find(name).isPresent()) {
+        ConcurrencyCeiling ceiling = ConcurrencyCeiling.of(template.gate());
+        if (maxConcurrent != null && ceiling.learnt()) {
             throw new InvalidEndpointRequestException("The B of workload '" + name + "' is adaptive: it is learnt"
                     + " between limit.min-concurrent and limit.max-concurrent; resize maxQueued (Q) only, or set"
                     + " limit.mode=fixed", "adaptive B");
@@ -278,23 +205,9 @@ public class BulkheadsEndpoint {
             throw new InvalidEndpointRequestException(refusal, refusal);
         }
         try {
-            // A limit left out is kept as it is at the moment of the change, not as it was read before it.
-            Optional<ConcurrencyCeiling> ceiling = membership().flatMap(member -> member.ceiling(name))
-                    .or(() -> databaseLimits().flatMap(limits -> limits.ceiling(name)));
-            if (maxConcurrent != null && ceiling.isPresent()) {
-                // A B capped by the fleet's share or the database's limit is requested through its ceiling, so that
-                // the cap still holds.
-                ceiling.get().request(maxConcurrent);
-                if (maxQueued != null) {
-                    template.gate().resizeQueued(maxQueued);
-                }
-            } else if (maxConcurrent != null && maxQueued != null) {
-                template.resize(maxConcurrent, maxQueued);
-            } else if (maxConcurrent != null) {
-                template.gate().resizeConcurrent(maxConcurrent);
-            } else if (maxQueued != null) {
-                template.gate().resizeQueued(maxQueued);
-            }
+            // The owner of B applies it as far as a fleet share or the database's limit allows, and keeps a limit
+            // left out as it is at the moment of the change, not as it was read before it.
+            ceiling.resize(maxConcurrent, maxQueued);
         } catch (IllegalArgumentException outOfRange) {
             String refusal = String.valueOf(outOfRange.getMessage());
             throw new InvalidEndpointRequestException(refusal, refusal);
@@ -352,11 +265,6 @@ public class BulkheadsEndpoint {
 
     private Optional<FleetMembership> membership() {
         return fleet == null ? Optional.empty() : Optional.ofNullable(fleet.getIfAvailable());
-    }
-
-    private Optional<DatabaseLimits> databaseLimits() {
-        return database == null ? Optional.empty()
-                : Optional.ofNullable(database.getIfAvailable()).flatMap(DatabaseSignalsSampling::limits);
     }
 
     private @Nullable FleetDescriptor fleet() {

@@ -5,7 +5,7 @@ import dev.dbbulkhead.autoconfigure.BulkheadConfigurationException;
 import dev.dbbulkhead.autoconfigure.BulkheadProperties;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings;
 import dev.dbbulkhead.autoconfigure.ResolvedSettings.TransactionBeans;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
@@ -86,7 +86,7 @@ final class CoordinatedWorkloads {
                 // An adaptive limit made by the application's own code rather than by the properties.
                 throw refusal(BulkheadProperties.PREFIX + ".workloads." + workload + ".limit.mode", "adaptive");
             }
-            ceilings.add(new ConcurrencyCeiling(template.gate()));
+            ceilings.add(ConcurrencyCeiling.of(template.gate()));
         }
         return ceilings;
     }
@@ -99,7 +99,7 @@ final class CoordinatedWorkloads {
 
     private static BulkheadConfigurationException refusal(String property, String value) {
         if (value.equals("adaptive")) {
-            // The adaptive limit resizes the gate itself and would step over the share's ceiling.
+            // The share alone moves B on the coordinated pool, so a limit that learns B by itself is refused there.
             return BulkheadConfigurationException.invalidProperty(property, value, "a workload on the pool that "
                     + COORDINATION + " shares out must keep a fixed B (limit.mode=fixed): the fleet share caps B,"
                     + " and an adaptive limit would resize B past it");

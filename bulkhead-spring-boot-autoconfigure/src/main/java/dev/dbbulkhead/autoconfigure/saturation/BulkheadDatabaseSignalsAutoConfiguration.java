@@ -16,13 +16,11 @@ import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.support.ApplicationLogger;
 import dev.dbbulkhead.saturation.support.DatabaseLimits;
 import dev.dbbulkhead.saturation.support.DatabaseSignalsSampling;
-import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -48,7 +46,7 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     DatabaseSignalsSampling dbBulkheadDatabaseSignals(DataSource dataSource, BulkheadProperties properties,
-            BulkheadRegistry registry, ObjectProvider<AdaptiveLimits> adaptiveLimits) {
+            BulkheadRegistry registry) {
         SamplerSettings settings = settings(properties.getDatabase().getSignals());
         Duration recommendationWindow = recommendationWindow(properties.getDatabase().getSignals());
         HikariDataSource application = DataSourceUnwrapper.unwrap(dataSource, HikariConfigMXBean.class,
@@ -64,8 +62,7 @@ public final class BulkheadDatabaseSignalsAutoConfiguration {
         ApplicationLogger log = new ApplicationLogger(DatabaseSampler.class);
         DatabaseSampler sampler = new DatabaseSampler(sessions, new PostgresSignals(), settings, log);
         DatabaseLimits limits = DatabaseLimits.of(registry, limitSettings(registry, properties),
-                adaptiveLimits.getIfAvailable(AdaptiveLimits::new), settings.serverCpus(), recommendationWindow,
-                new ApplicationLogger(SaturationLimits.class));
+                settings.serverCpus(), recommendationWindow, new ApplicationLogger(SaturationLimits.class));
         return new DatabaseSignalsSampling(sampler, sessions, log, limits);
     }
 

@@ -1,9 +1,9 @@
 package dev.dbbulkhead.fleet.support;
 
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.GateShares;
 import dev.dbbulkhead.fleet.ShareTarget;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,11 +1,10 @@
 package dev.dbbulkhead.saturation.support;
 
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.Criticality;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.saturation.SaturationLimits;
 import dev.dbbulkhead.saturation.SaturationPolicy;
-import dev.dbbulkhead.transaction.AdaptiveLimits;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,8 +15,8 @@ import java.util.Optional;
 
 /**
  * The workloads whose B follows the database's signals ({@code limit.database}), and the limit that follows them.
- * A steered workload's B goes through a {@link ConcurrencyCeiling}: what wants B (its configuration, a resize through
- * the endpoint, its latency limit) requests it, the database's limit caps it, and the gate runs with the smaller.
+ * The database's limit caps a steered workload's B through the gate's {@link ConcurrencyCeiling}, which what wants B
+ * (its configuration, a resize through the endpoint, its latency limit) asks too: the gate runs with the smaller.
  */
 public final class DatabaseLimits {
 
@@ -49,17 +48,15 @@ public final class DatabaseLimits {
      * @param recommendationWindow how far back the samples behind a recommended B reach
      * @param log                  where the limit writes a change of the database's state and of a recommended B
      */
-    public static DatabaseLimits of(BulkheadRegistry registry, List<Setting> settings, AdaptiveLimits adaptiveLimits,
-                                    int serverCpus, Duration recommendationWindow, System.Logger log) {
+    public static DatabaseLimits of(BulkheadRegistry registry, List<Setting> settings, int serverCpus,
+                                    Duration recommendationWindow, System.Logger log) {
         List<SaturationLimits.Governed> governed = new ArrayList<>();
         Map<String, ConcurrencyCeiling> ceilings = new LinkedHashMap<>();
         for (Setting setting : settings) {
             String name = setting.workload();
             AdmissionGate gate = registry.template(name).gate();
             if (setting.mode() == SaturationLimits.Mode.STEER) {
-                ConcurrencyCeiling ceiling = new ConcurrencyCeiling(gate);
-                // The latency limit, if any, now asks for B through the ceiling instead of setting it.
-                adaptiveLimits.find(name).ifPresent(adaptive -> adaptive.drive(ceiling::request));
+                ConcurrencyCeiling ceiling = ConcurrencyCeiling.of(gate);
                 ceilings.put(name, ceiling);
                 governed.add(new SaturationLimits.Governed(name, SaturationLimits.Mode.STEER, setting.criticality(),
                         setting.floor(), ceiling::requested, gate::active, () -> gate.waiting() > 0,

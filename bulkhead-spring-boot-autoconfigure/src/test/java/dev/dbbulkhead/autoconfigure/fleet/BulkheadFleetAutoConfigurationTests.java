@@ -23,6 +23,7 @@ import dev.dbbulkhead.fleet.support.FleetMembership;
 import dev.dbbulkhead.metrics.FleetMeterBinder;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
+import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -287,6 +288,22 @@ class BulkheadFleetAutoConfigurationTests {
                             .isEqualTo(3);
                     assertThat(endpoint.resize("orders", 1, 2).maxConcurrent()).isEqualTo(1);
                     assertThat(endpoint.workload("orders").maxQueued()).isEqualTo(2);
+                });
+    }
+
+    @Test
+    void aResizeInCodeIsARequestTooThatTheSharesCapStillBounds() {
+        runner.withPropertyValues("db.bulkhead.fleet.coordination=postgres", "db.bulkhead.fleet.connection-budget=5")
+                .run(context -> {
+                    FleetMembership membership = context.getBean(FleetMembership.class);
+                    Await.until("the share leased", () -> membership.snapshot().applied() == 5);
+                    BulkheadTemplate orders = context.getBean(BulkheadRegistry.class).template("orders");
+
+                    orders.resize(9, 2);
+
+                    assertThat(orders.gate().config().maxConcurrent()).as("capped by the share").isEqualTo(3);
+                    assertThat(orders.gate().config().maxQueued()).isEqualTo(2);
+                    assertThat(membership.ceiling("orders").orElseThrow().requested()).isEqualTo(9);
                 });
     }
 

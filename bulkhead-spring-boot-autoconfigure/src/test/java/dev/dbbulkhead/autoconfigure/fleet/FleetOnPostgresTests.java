@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
-import dev.dbbulkhead.fleet.ConcurrencyCeiling;
 import dev.dbbulkhead.fleet.FleetCoordinator;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
@@ -14,6 +13,7 @@ import dev.dbbulkhead.fleet.support.HikariPoolShare;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.jdbc.JdbcBulkhead;
+import dev.dbbulkhead.limit.ConcurrencyCeiling;
 import dev.dbbulkhead.share.WeightedShares;
 import dev.dbbulkhead.testing.Await;
 import dev.dbbulkhead.testing.PostgresFixture;
@@ -233,7 +233,7 @@ class FleetOnPostgresTests {
                     new AdmissionGate("reports", GateConfig.builder().maxConcurrent(4).build()));
             FleetCoordinator coordinator = new PostgresFleetCoordinator(coordinatorPool,
                     PostgresFleetCoordinator.DEFAULT_TABLE, BUDGET);
-            GateShares gateShares = new GateShares(gates.stream().map(ConcurrencyCeiling::new).toList());
+            GateShares gateShares = new GateShares(gates.stream().map(ConcurrencyCeiling::of).toList());
             this.member = new FleetMember(coordinator,
                     new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL),
                     List.of(gateShares, new HikariPoolShare(pool)), scheduler);
