@@ -57,8 +57,6 @@ public final class AdmissionGate {
      * with rules costs a gate without them nothing — the rules are applied on the slow path only.
      */
     private final boolean plain;
-    /** Somebody listens: its decisions are timed for it. */
-    private final boolean timed;
     private final GateReports reports;
     /** Its places on a lending pool's ledger: none read unless it lends or borrows. */
     private final PoolPlaces places;
@@ -107,9 +105,8 @@ public final class AdmissionGate {
         }
         this.reports = new GateReports(workload, Objects.requireNonNull(listener, "listener"),
                 config.captureStackTrace());
-        this.timed = reports.timed();
         this.places = new PoolPlaces(config.lending());
-        this.plain = !timed && configured.isNone() && !places.inPool();
+        this.plain = !reports.timed() && configured.isNone() && !places.inPool();
         this.shutdown = new GateShutdown(counts, places);
         this.release = new GateRelease(workload, counts, places, shutdown, reports);
         this.slowPath = new GateEntry(config, counts, places, reports, shutdown, release);
@@ -324,11 +321,6 @@ public final class AdmissionGate {
     /** Whether {@link #acquire()} may take its fast path: no listener and no admission rules. */
     boolean hasFastPath() {
         return plain;
-    }
-
-    /** Whether a listener is told of this gate's decisions: without one, nothing on its path takes a time stamp. */
-    boolean isListenedTo() {
-        return timed;
     }
 
     /**
