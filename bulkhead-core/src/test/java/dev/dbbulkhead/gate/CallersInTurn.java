@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Callers of gates, each on a virtual thread of its own ({@link QueuedCaller}), started as a test needs and let go one
@@ -47,6 +48,16 @@ final class CallersInTurn {
         int queuedBefore = gate.queueLength();
         start(gate, name, as);
         Await.until(name + " queued", () -> gate.queueLength() == queuedBefore + 1);
+    }
+
+    /**
+     * Returns once caller {@code name} is parked in its wait. A gate with rules counts a waiter as queued as soon as it
+     * joins the order, a moment before it looks whether the gate began to shut down and starts waiting: a test that
+     * shuts the gate down after {@link #queue} and needs the waiter kept (admitted before the shutdown) waits for this.
+     */
+    void awaitParked(String name) {
+        Thread thread = callers.get(name).thread();
+        Await.until(name + " parked in its wait", () -> LockSupport.getBlocker(thread) != null);
     }
 
     /** Starts a caller of a request in progress and returns once it is queued. */

@@ -113,6 +113,7 @@ class SchedulerOrderTests {
         gate = gate(1, 2, AdmissionRules.builder().criticalReserve(0.1).build());
         turns.run(gate, "first", DEFAULT);
         turns.queue(gate, "waiting", DEFAULT);
+        turns.awaitParked("waiting");
 
         gate.shutDown();
         assertThat(refusal(CRITICAL)).isEqualTo(RejectionReason.SHUTTING_DOWN);
