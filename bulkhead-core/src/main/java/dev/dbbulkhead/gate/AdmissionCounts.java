@@ -246,6 +246,45 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         return false;
     }
 
+    /**
+     * An operation just admitted running ({@link Entry#RUNNING}) is counted in its flow, where a rule reads what flows
+     * run ({@link AdmissionRules#maxRunningPerKey()}): {@code null} when it runs; its wait when its flow runs its cap —
+     * it gave its running slot back to the order and waits, still admitted. In arrival order flows count nothing, and
+     * it runs: {@code null}.
+     */
+    @Nullable Wait startRunning(WaitingWork.Ticket ticket) {
+        return null;
+    }
+
+    /**
+     * An operation about to run on a place its pool lent, taken without waiting, is counted in its flow where a rule
+     * reads what flows run: whether it may run — false, nothing counted, when its flow runs its cap. In arrival order
+     * flows count nothing: true.
+     */
+    boolean tryCountRunning(WaitingWork.Ticket ticket) {
+        return true;
+    }
+
+    /**
+     * A running operation counted in {@code flow} ends: as {@link #finishRunning()}, its flow told first, so that its
+     * slot may go to a waiter of that flow held back by the cap. Arrival order counts no flow.
+     */
+    void finishRunning(String flow) {
+        finishRunning();
+    }
+
+    /**
+     * An operation counted in {@code flow} ends on a place its pool lent, given back there: its flow is told, and a
+     * waiter of it held back by the cap may take a free slot. Arrival order counts no flow, and hands no lent place.
+     */
+    void finishBorrowed(String flow) {
+    }
+
+    /** Gives back the running slot of an admitted operation that waits instead: it stays admitted. */
+    final void stopRunningStillAdmitted() {
+        tryReleaseShared(ONE_RUNNING);
+    }
+
     /** Whether no admitted operation waits for a running slot: a borrow would not pass one. Read once. */
     final boolean nobodyWaits() {
         long word = getState();

@@ -43,6 +43,8 @@ public final class AdmissionRules {
     public static final String DEFAULT_KEYLESS_KEY = "(keyless)";
     /** The operations of a request in progress wait like any other unless asked for. */
     public static final boolean DEFAULT_IN_PROGRESS_FIRST = false;
+    /** {@link #maxRunningPerKey()} when a key may run on every place: no cap, the default. */
+    public static final int NO_RUNNING_CAP = 0;
 
     private static final AdmissionRules NONE = builder().build();
 
@@ -53,6 +55,7 @@ public final class AdmissionRules {
     private final Map<String, Integer> keyWeights;
     private final String keylessKey;
     private final boolean inProgressFirst;
+    private final int maxRunningPerKey;
 
     private AdmissionRules(Builder builder, double sheddableReserve) {
         this.criticalReserve = builder.criticalReserve;
@@ -62,6 +65,7 @@ public final class AdmissionRules {
         this.keyWeights = Map.copyOf(builder.keyWeights);
         this.keylessKey = builder.keylessKey;
         this.inProgressFirst = builder.inProgressFirst;
+        this.maxRunningPerKey = builder.maxRunningPerKey;
     }
 
     /** No rules: every operation is admitted as by a gate without them. */
@@ -78,7 +82,7 @@ public final class AdmissionRules {
     public Builder toBuilder() {
         return new Builder().criticalReserve(criticalReserve).sheddableReserve(sheddableReserve)
                 .fairShares(fairShares).keySlots(keySlots).keyWeights(keyWeights).keylessKey(keylessKey)
-                .inProgressFirst(inProgressFirst);
+                .inProgressFirst(inProgressFirst).maxRunningPerKey(maxRunningPerKey);
     }
 
     /** Whether these rules change nothing: no place held back and no shares, so the gate keeps its fast path. */
@@ -130,6 +134,25 @@ public final class AdmissionRules {
         return keylessKey;
     }
 
+    /**
+     * The most operations of one key (one flow: the keyless key's too) that run at once, or {@link #NO_RUNNING_CAP}.
+     * An operation of a key running its cap waits — in the order, its tag kept — until one of them ends, while other
+     * keys' operations take the free places; it is refused only as any waiter is, when its wait runs out or no queue
+     * place is left.
+     */
+    public int maxRunningPerKey() {
+        return maxRunningPerKey;
+    }
+
+    /**
+     * Whether a rule reads what each flow runs — the cap per key: then an operation that runs is counted in its flow
+     * and its permit names the flow when released. Rules that only reorder waiters leave it false, and cost nothing
+     * for it.
+     */
+    boolean flowsCountRunning() {
+        return maxRunningPerKey != NO_RUNNING_CAP;
+    }
+
     /** The weight of {@code key}. */
     int weightOf(String key) {
         return keyWeights.isEmpty() ? DEFAULT_KEY_WEIGHT : keyWeights.getOrDefault(key, DEFAULT_KEY_WEIGHT);
@@ -154,20 +177,21 @@ public final class AdmissionRules {
         return other instanceof AdmissionRules that && criticalReserve == that.criticalReserve
                 && sheddableReserve == that.sheddableReserve && fairShares == that.fairShares
                 && keySlots == that.keySlots && keyWeights.equals(that.keyWeights) && keylessKey.equals(that.keylessKey)
-                && inProgressFirst == that.inProgressFirst;
+                && inProgressFirst == that.inProgressFirst && maxRunningPerKey == that.maxRunningPerKey;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(criticalReserve, sheddableReserve, fairShares, keySlots, keyWeights, keylessKey,
-                inProgressFirst);
+                inProgressFirst, maxRunningPerKey);
     }
 
     @Override
     public String toString() {
         return "AdmissionRules[criticalReserve=" + criticalReserve + ", sheddableReserve=" + sheddableReserve
                 + ", fairShares=" + fairShares + ", keySlots=" + keySlots + ", keyWeights=" + keyWeights + ", keylessKey="
-                + keylessKey + ", inProgressFirst=" + inProgressFirst + "]";
+                + keylessKey + ", inProgressFirst=" + inProgressFirst
+                + (maxRunningPerKey == NO_RUNNING_CAP ? "" : ", maxRunningPerKey=" + maxRunningPerKey) + "]";
     }
 
     /** Validates every value when it is set, and their combination when built. Not thread-safe. */
@@ -180,8 +204,23 @@ public final class AdmissionRules {
         private final Map<String, Integer> keyWeights = new LinkedHashMap<>();
         private String keylessKey = DEFAULT_KEYLESS_KEY;
         private boolean inProgressFirst = DEFAULT_IN_PROGRESS_FIRST;
+        private int maxRunningPerKey = NO_RUNNING_CAP;
 
         private Builder() {
+        }
+
+        /**
+         * The most operations of one key running at once: from 1 to {@link Integer#MAX_VALUE}, or
+         * {@link #NO_RUNNING_CAP} for none (the default). Needs fair shares (checked when built): without them every
+         * operation is of one flow, and the cap would only be a smaller B.
+         */
+        public Builder maxRunningPerKey(int maxRunningPerKey) {
+            if (maxRunningPerKey < NO_RUNNING_CAP) {
+                throw new IllegalArgumentException("maxRunningPerKey must be between 1 and " + Integer.MAX_VALUE
+                        + ", or " + NO_RUNNING_CAP + " for no cap, was " + maxRunningPerKey);
+            }
+            this.maxRunningPerKey = maxRunningPerKey;
+            return this;
         }
 
         /**
@@ -247,8 +286,15 @@ public final class AdmissionRules {
             return this;
         }
 
-        /** @throws IllegalArgumentException when the sheddable reserve is below the critical one */
+        /**
+         * @throws IllegalArgumentException when the sheddable reserve is below the critical one, or a cap per key is set
+         *                                  without fair shares
+         */
         public AdmissionRules build() {
+            if (maxRunningPerKey != NO_RUNNING_CAP && !fairShares) {
+                throw new IllegalArgumentException("maxRunningPerKey " + maxRunningPerKey
+                        + " needs fairShares: without them every operation is one flow, and the cap would be a smaller B");
+            }
             if (sheddableReserve != 0.0 && sheddableReserve < criticalReserve) {
                 throw new IllegalArgumentException("sheddableReserve must be between criticalReserve "
                         + criticalReserve + " and 1 (exclusive), was " + sheddableReserve);

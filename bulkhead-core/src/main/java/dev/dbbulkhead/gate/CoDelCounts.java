@@ -190,7 +190,7 @@ final class CoDelCounts extends HandOffCounts {
     }
 
     @Override
-    boolean anyQueued() {
+    boolean anyToServe() {
         return !waiters.isEmpty();
     }
 

@@ -73,7 +73,7 @@ final class GateEntry {
 
     /** Refuses an operation the fast path admitted as the gate began to shut down, its place given back. */
     BulkheadRejectedException refuseRunningWhileShuttingDown() {
-        return handout.refuseAdmittedWhileShuttingDown(null);
+        return handout.refuseAdmittedWhileShuttingDown(null, null);
     }
 
     /**
@@ -94,12 +94,12 @@ final class GateEntry {
             return ruled.admit(held, times);
         }
         if (runAtOnce()) {
-            return handout.waitToRun(held, null, times);
+            return handout.waitToRun(held, null, null, times);
         }
         if (!counts.tryJoinQueue()) {
             throw reports.rejected(RejectionReason.ADMISSION_FULL, GateListener.NEVER_ADMITTED);
         }
-        return handout.waitToRun(held, counts.join(UNRULED), times);
+        return handout.waitToRun(held, counts.join(UNRULED), null, times);
     }
 
     /** Takes an execution permit at once if one is free, after giving back the places of owners that ended. */

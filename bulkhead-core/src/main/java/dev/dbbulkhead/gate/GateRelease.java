@@ -36,15 +36,23 @@ final class GateRelease {
         ThreadRecord held = permit.holder();
         held.clear();
         byte pooled = permit.pooled();
+        String flow = permit.countedFlow();
         if (pooled == PoolPlaces.BORROWED_PLACE) {
             places.giveBackBorrowed();
-        } else if (pooled == PoolPlaces.OWN_PLACE) {
-            // With its own operations queued, the execution permit goes to one of them, which takes this place next:
-            // given back first, so that it finds it there when it wakes, and for the lender's own work alone.
-            places.giveBackOwn(!counts.nobodyWaits());
-            counts.finishRunning();
+            if (flow != null) {
+                counts.finishBorrowed(flow);
+            }
         } else {
-            counts.finishRunning();
+            if (pooled == PoolPlaces.OWN_PLACE) {
+                // With its own operations queued, the execution permit goes to one of them, which takes this place
+                // next: given back first, so that it finds it there when it wakes, and for the lender's own work alone.
+                places.giveBackOwn(!counts.nobodyWaits());
+            }
+            if (flow == null) {
+                counts.finishRunning();
+            } else {
+                counts.finishRunning(flow);
+            }
         }
         shutdown.signalIfDrained();
         boolean hadDeadline = permit.hasDeadline();

@@ -40,8 +40,8 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
         this.clock = clock;
     }
 
-    /** Under the lock: whether a waiter is queued. */
-    abstract boolean anyQueued();
+    /** Under the lock: whether a queued waiter may be served now (under a cap per flow, not every one may). */
+    abstract boolean anyToServe();
 
     /** Under the lock, the judgement brought up to {@code now}: refuses the waiters the discipline judges overdue. */
     abstract void shedOverdue(long now);
@@ -68,7 +68,7 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
             long now = clock.getAsLong();
             advance(now);
             shedOverdue(now);
-            if (anyQueued() && running(getState()) <= limits().maxConcurrent()) {
+            if (anyToServe() && running(getState()) <= limits().maxConcurrent()) {
                 // The slot changes hands: one admitted fewer, as many running.
                 leaveQueue();
                 handedTo = grantNext(now);
@@ -111,7 +111,7 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
 
     /** Under the lock: serves queued waiters while slots are free (after a grow, or a release that found none). */
     final void grantFreeSlots(long now) {
-        while (anyQueued() && tryAcquireShared(0L) >= 0) {
+        while (anyToServe() && tryAcquireShared(0L) >= 0) {
             grantNext(now);
         }
     }

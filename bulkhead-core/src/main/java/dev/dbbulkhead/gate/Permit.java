@@ -72,6 +72,11 @@ public final class Permit implements AutoCloseable {
      * the fast path's constructor, so that a gate outside every pool does no work for it.
      */
     private byte pooled;
+    /**
+     * The flow its operation is counted in as running, named when it is released; {@code null} where flows count
+     * nothing running (every gate without a cap per key). Left unwritten by the fast path's constructor too.
+     */
+    private @Nullable String countedFlow;
 
     Permit(GateRelease returnTo, ThreadRecord held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline) {
         this.returnTo = returnTo;
@@ -82,11 +87,12 @@ public final class Permit implements AutoCloseable {
         this.hasDeadline = hasDeadline;
     }
 
-    /** A permit holding the place {@code pooled} of a pool. */
+    /** A permit of the slow path: holding the place {@code pooled} of a pool, counted in {@code countedFlow}. */
     Permit(GateRelease returnTo, ThreadRecord held, long admittedAtNanos, long deadlineNanos, boolean hasDeadline,
-           byte pooled) {
+           byte pooled, @Nullable String countedFlow) {
         this(returnTo, held, admittedAtNanos, deadlineNanos, hasDeadline);
         this.pooled = pooled;
+        this.countedFlow = countedFlow;
     }
 
     /**
@@ -221,6 +227,10 @@ public final class Permit implements AutoCloseable {
     }
 
     /** Which place of a lending pool's ledger the permit holds. */
+    @Nullable String countedFlow() {
+        return countedFlow;
+    }
+
     byte pooled() {
         return pooled;
     }

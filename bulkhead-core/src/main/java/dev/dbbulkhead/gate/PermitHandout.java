@@ -54,14 +54,16 @@ final class PermitHandout {
 
     /**
      * For an admitted operation: waits for its execution permit if it has none yet ({@code wait} is its wait, or
-     * {@code null} when it runs already), then hands out the permit or gives back what it took. Kept apart so that the
+     * {@code null} when it runs already), then hands out the permit or gives back what it took. {@code countedFlow} is
+     * the flow its running is counted in, or {@code null} where flows count nothing running. Kept apart so that the
      * entry stays small enough to be inlined, and an immediate refusal is thrown and caught in one compiled frame.
      */
-    Permit waitToRun(ThreadRecord held, AdmissionCounts.@Nullable Wait wait, EntryTimes times) {
+    Permit waitToRun(ThreadRecord held, AdmissionCounts.@Nullable Wait wait, @Nullable String countedFlow,
+                     EntryTimes times) {
         if (shutdown.refuses(held)) {
             // Admitted as the gate began to shut down: it leaves before it waits, as if it had never entered. A later
             // operation of a unit of work in progress stays: the shutdown lets those finish.
-            throw refuseAdmittedWhileShuttingDown(wait);
+            throw refuseAdmittedWhileShuttingDown(wait, countedFlow);
         }
         boolean clocked = reports.timed() || times.hasDeadline();
         Holding holding = wait == null ? Holding.RUNNING_SLOT : Holding.QUEUE_PLACE;
@@ -99,7 +101,8 @@ final class PermitHandout {
                 }
                 if (placed) {
                     Permit fresh = new Permit(release, held, now, deadlineNanos, times.hasDeadline(),
-                            holding == Holding.RUNNING_SLOT ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE);
+                            holding == Holding.RUNNING_SLOT ? places.ownPermitPlace() : PoolPlaces.BORROWED_PLACE,
+                            countedFlow);
                     Permit permit = times.hasDeadline() ? held.holdUntil(fresh, deadlineNanos) : held.hold(fresh);
                     reports.admitted(waitedNanos);
                     handedOut = true;
@@ -114,7 +117,7 @@ final class PermitHandout {
             if (!handedOut) {
                 // Whichever way this call is leaving without a permit, give back what it took.
                 held.clear();
-                givePlacesBack(holding);
+                givePlacesBack(holding, countedFlow);
             }
         }
         // Told only now that the places are given back: a slow listener keeps none of them from other callers.
@@ -124,14 +127,17 @@ final class PermitHandout {
         throw reports.rejected(refusal, waitedNanos);
     }
 
-    /** Hands out the permit of an operation running on a borrowed place, which its release gives back. */
-    Permit borrowed(ThreadRecord held, EntryTimes times) {
+    /**
+     * Hands out the permit of an operation running on a borrowed place taken without waiting, which its release gives
+     * back; counted in {@code countedFlow}, or {@code null} where flows count nothing running.
+     */
+    Permit borrowed(ThreadRecord held, @Nullable String countedFlow, EntryTimes times) {
         if (shutdown.refuses(held)) {
-            givePlacesBack(Holding.LENT_PLACE);
+            givePlacesBack(Holding.LENT_PLACE, countedFlow);
             throw reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
         }
         Permit fresh = new Permit(release, held, times.waitStart(), times.deadlineNanos(), times.hasDeadline(),
-                PoolPlaces.BORROWED_PLACE);
+                PoolPlaces.BORROWED_PLACE, countedFlow);
         Permit permit = times.hasDeadline() ? held.holdUntil(fresh, times.deadlineNanos()) : held.hold(fresh);
         reports.admitted(0L);
         return permit;
@@ -143,19 +149,31 @@ final class PermitHandout {
      * taking them, and refuses it. Given back by the admitting thread, once, before it was handed a permit or told
      * anyone it was admitted.
      */
-    BulkheadRejectedException refuseAdmittedWhileShuttingDown(AdmissionCounts.@Nullable Wait wait) {
-        givePlacesBack(wait == null ? Holding.RUNNING_SLOT : Holding.after(wait.withdraw()));
+    BulkheadRejectedException refuseAdmittedWhileShuttingDown(AdmissionCounts.@Nullable Wait wait,
+                                                              @Nullable String countedFlow) {
+        givePlacesBack(wait == null ? Holding.RUNNING_SLOT : Holding.after(wait.withdraw()), countedFlow);
         return reports.rejected(RejectionReason.SHUTTING_DOWN, GateListener.NEVER_ADMITTED);
     }
 
     /**
-     * Gives back what an admission that leaves without a permit holds; then opens the gate's drain if that emptied a
-     * gate shutting down.
+     * Gives back what an admission that leaves without a permit holds — a run counted in {@code countedFlow} told to
+     * its flow too; then opens the gate's drain if that emptied a gate shutting down.
      */
-    private void givePlacesBack(Holding holding) {
+    private void givePlacesBack(Holding holding, @Nullable String countedFlow) {
         switch (holding) {
-            case RUNNING_SLOT -> counts.finishRunning();
-            case LENT_PLACE -> places.giveBackBorrowed();
+            case RUNNING_SLOT -> {
+                if (countedFlow == null) {
+                    counts.finishRunning();
+                } else {
+                    counts.finishRunning(countedFlow);
+                }
+            }
+            case LENT_PLACE -> {
+                places.giveBackBorrowed();
+                if (countedFlow != null) {
+                    counts.finishBorrowed(countedFlow);
+                }
+            }
             case QUEUE_PLACE -> counts.leaveQueue();
             case NOTHING -> {
                 // A newcomer took its place over: nothing of it is left to give back.

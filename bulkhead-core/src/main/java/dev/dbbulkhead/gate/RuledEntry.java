@@ -21,6 +21,8 @@ final class RuledEntry {
     private final AbandonedPermits abandoned;
     private final GateReports reports;
     private final PermitHandout handout;
+    /** Whether flows count what they run ({@link AdmissionRules#flowsCountRunning()}): then permits name their flow. */
+    private final boolean capped;
 
     RuledEntry(AdmissionRules rules, AdmissionCounts counts, PoolPlaces places, AbandonedPermits abandoned,
                GateReports reports, PermitHandout handout) {
@@ -30,17 +32,27 @@ final class RuledEntry {
         this.abandoned = abandoned;
         this.reports = reports;
         this.handout = handout;
+        this.capped = rules.flowsCountRunning();
     }
 
     Permit admit(ThreadRecord held, EntryTimes times) {
         OperationClass operation = held.operationClass();
         Criticality criticality = operation == null ? Criticality.DEFAULT : operation.criticality();
+        // Counted in its flow whichever way it runs, where flows count what they run; otherwise its ticket is made only
+        // if it waits.
+        WaitingWork.Ticket counted = capped ? ticketOf(held, operation, criticality) : null;
+        String countedFlow = counted == null ? null : counted.key();
         boolean borrowRefused = false;
         if (places.borrows() && counts.allRunningAndNobodyWaits()) {
             if (places.tryTakeBorrowed()) {
-                return handout.borrowed(held, times);
+                if (counted == null || counts.tryCountRunning(counted)) {
+                    return handout.borrowed(held, countedFlow, times);
+                }
+                // Its flow runs its cap: the lent place goes back, and it waits in the order below.
+                places.giveBackBorrowed();
+            } else {
+                borrowRefused = places.belowCeiling();
             }
-            borrowRefused = places.belowCeiling();
         }
         AdmissionCounts.Entry entry = counts.tryEnter(rules, criticality);
         if (!entry.admitted() && abandoned.giveBackPlacesOfEndedOwners()) {
@@ -48,14 +60,15 @@ final class RuledEntry {
             entry = counts.tryEnter(rules, criticality);
         }
         if (entry == AdmissionCounts.Entry.RUNNING) {
-            return handout.waitToRun(held, null, times);
+            // A flow running its cap waits instead, its slot given to the order.
+            return handout.waitToRun(held, counted == null ? null : counts.startRunning(counted), countedFlow, times);
         }
-        WaitingWork.Ticket ticket = ticketOf(held, operation, criticality);
+        WaitingWork.Ticket ticket = counted != null ? counted : ticketOf(held, operation, criticality);
         if (entry == AdmissionCounts.Entry.WAITING) {
             AdmissionCounts.Wait queued = counts.join(ticket);
             // Queued after the look at the pool above: a place freed since then is offered to the queue now.
             places.queuedOperation();
-            return handout.waitToRun(held, queued, times);
+            return handout.waitToRun(held, queued, countedFlow, times);
         }
         AdmissionCounts.Wait displacing = counts.displace(ticket);
         if (displacing == null) {
@@ -63,7 +76,7 @@ final class RuledEntry {
                     : borrowRefused ? RejectionReason.BORROW_REFUSED : RejectionReason.ADMISSION_FULL,
                     GateListener.NEVER_ADMITTED);
         }
-        return handout.waitToRun(held, displacing, times);
+        return handout.waitToRun(held, displacing, countedFlow, times);
     }
 
     /**

@@ -66,7 +66,8 @@ final class ScheduledCounts extends HandOffCounts {
 
     private ScheduledCounts(GateConfig limits, LongSupplier clock) {
         super(limits, clock);
-        this.waiting = new WaitingWork<>(limits.admissionRules().keySlots());
+        AdmissionRules rules = limits.admissionRules();
+        this.waiting = new WaitingWork<>(rules.keySlots(), rules.maxRunningPerKey());
         this.judge = limits.queueDiscipline() == QueueDiscipline.CODEL ? new StandingQueue(
                 limits.queueTargetDelay().toNanos(), limits.queueInterval().toNanos(), clock.getAsLong()) : null;
     }
@@ -211,8 +212,74 @@ final class ScheduledCounts extends HandOffCounts {
     }
 
     @Override
-    boolean anyQueued() {
-        return !waiting.isEmpty();
+    boolean anyToServe() {
+        return waiting.peekNext() != null;
+    }
+
+    /**
+     * Counts an operation admitted running in its flow, when flows count what they run: it runs ({@code null}) unless
+     * its flow runs its cap — then its slot goes to the waiter the order serves, if any, and it waits, still admitted,
+     * until an operation of its flow ends.
+     */
+    @Override
+    @Nullable Queued startRunning(WaitingWork.Ticket ticket) {
+        if (!waiting.countsRunning()) {
+            return null;
+        }
+        lock.lock();
+        try {
+            if (waiting.tryStart(ticket)) {
+                return null;
+            }
+            long now = clock.getAsLong();
+            advance(now);
+            stopRunningStillAdmitted();
+            Queued place = add(ticket, now);
+            grantFreeSlots(now);
+            return place;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    boolean tryCountRunning(WaitingWork.Ticket ticket) {
+        if (!waiting.countsRunning()) {
+            return true;
+        }
+        lock.lock();
+        try {
+            return waiting.tryStart(ticket);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    void finishRunning(String flow) {
+        flowFinished(flow, false);
+        // Then as any release: the slot goes to the waiter the order serves, a waiter of this flow among them now.
+        finishRunning();
+    }
+
+    @Override
+    void finishBorrowed(String flow) {
+        flowFinished(flow, true);
+    }
+
+    /** Tells the order an operation of {@code flow} ended; {@code serve}: free slots go to waiters it may now serve. */
+    private void flowFinished(String flow, boolean serve) {
+        lock.lock();
+        try {
+            waiting.finished(flow);
+            if (serve) {
+                long now = clock.getAsLong();
+                advance(now);
+                grantFreeSlots(now);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
@@ -276,7 +343,7 @@ final class ScheduledCounts extends HandOffCounts {
     boolean grantLentPlace() {
         lock.lock();
         try {
-            if (!anyQueued()) {
+            if (!anyToServe()) {
                 return false;
             }
             long now = clock.getAsLong();

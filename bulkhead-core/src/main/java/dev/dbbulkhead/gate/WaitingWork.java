@@ -38,9 +38,16 @@ import org.jspecify.annotations.Nullable;
  * its flow's later waiters are tagged again as if it had never come. Otherwise a flow whose waiters time out (the
  * heaviest, whose oldest waiters run out first) would be counted for places it never had, and held below its share.
  *
+ * <p>With {@link AdmissionRules#maxRunningPerKey()}, a flow also counts the operations it runs — those granted here
+ * and those that ran at once ({@link #started}), until their release names the flow ({@link #finished}) — and a flow
+ * running its cap is passed over: its waiters keep their tags and are served, in the same order, once one of its
+ * operations ends. Finding the next waiter then walks past the waiters of flows at their cap (at most the waiters, under
+ * the gate's lock): the cost of the rule, paid only by the gates that have it.
+ *
  * <p>Flows are keys held exactly, never hashed into shared slots. The state kept is bounded whatever keys callers
- * send: a flow with waiters (at most the waiters), and at most {@code idleFlows} flows without waiters whose finish is
- * still ahead of the virtual time — forgetting such a flow only forgives it use older than the others'.
+ * send: a flow with waiters (at most the waiters) or running operations counted (at most B), and at most
+ * {@code idleFlows} flows without either whose finish is still ahead of the virtual time — forgetting such a flow only
+ * forgives it use older than the others'.
  */
 final class WaitingWork<T> {
 
@@ -68,6 +75,13 @@ final class WaitingWork<T> {
         private double recentUse;
         /** Its waiters, oldest first: the order of their tags too, as each starts where the one before finishes. */
         private final LinkedHashSet<Waiter<?>> waiters = new LinkedHashSet<>();
+        /** Its operations running, counted only under a cap on them ({@link #countsRunning}). */
+        private int running;
+        /**
+         * The lane it last joined, whose virtual time decides whether it is forgotten once its last running operation
+         * ends; none if it never waited.
+         */
+        private @Nullable Lane<?> lastLane;
 
         private Flow(String key, int weight) {
             this.key = key;
@@ -118,6 +132,19 @@ final class WaitingWork<T> {
     private static final class Lane<T> {
         final TreeSet<Waiter<T>> waiters = new TreeSet<>();
         long virtualTime;
+
+        /** The first waiter whose flow runs fewer than {@code runningCap}; {@code null} when none. */
+        @Nullable Waiter<T> firstServable(int runningCap) {
+            if (runningCap == Integer.MAX_VALUE) {
+                return waiters.isEmpty() ? null : waiters.first();
+            }
+            for (Waiter<T> waiter : waiters) {
+                if (waiter.flow.running < runningCap) {
+                    return waiter;
+                }
+            }
+            return null;
+        }
     }
 
     /** The waiters of one criticality: those of requests in progress apart from new requests'. */
@@ -130,11 +157,15 @@ final class WaitingWork<T> {
             return inProgress.waiters.isEmpty() && fresh.waiters.isEmpty();
         }
 
-        /** The next to serve: in progress first, up to the run bound while a new request's waits. */
-        Waiter<T> next() {
-            boolean inProgressTurn = !inProgress.waiters.isEmpty()
-                    && (fresh.waiters.isEmpty() || inProgressRun < IN_PROGRESS_RUN);
-            return inProgressTurn ? inProgress.waiters.first() : fresh.waiters.first();
+        /**
+         * The next to serve among the waiters whose flow runs fewer than {@code runningCap} — in progress first, up to
+         * the run bound while a new request's waits; {@code null} when there is none.
+         */
+        @Nullable Waiter<T> next(int runningCap) {
+            Waiter<T> inProgressFirst = inProgress.firstServable(runningCap);
+            Waiter<T> freshFirst = fresh.firstServable(runningCap);
+            boolean inProgressTurn = inProgressFirst != null && (freshFirst == null || inProgressRun < IN_PROGRESS_RUN);
+            return inProgressTurn ? inProgressFirst : freshFirst;
         }
 
         /** The last this level would serve: a new request's before one in progress, the largest tag first. */
@@ -152,14 +183,21 @@ final class WaitingWork<T> {
     /** Flows that had no waiter left, oldest first; an entry is stale when its flow has waiters again. */
     private final ArrayDeque<Flow> idle = new ArrayDeque<>();
     private final int idleFlows;
+    /** The most operations of one flow running at once; {@link Integer#MAX_VALUE} when flows count none. */
+    private final int runningCap;
     private long arrivals;
     private int size;
     /** The weight of a grant now in {@link Flow#recentUse}; it grows with each grant instead of the old ones fading. */
     private double grantWeight = 1.0;
 
-    /** @param idleFlows how many flows without waiters are remembered at most */
-    WaitingWork(int idleFlows) {
+    /**
+     * @param idleFlows        how many flows without waiters are remembered at most
+     * @param maxRunningPerKey the most operations of one flow running at once, or {@link AdmissionRules#NO_RUNNING_CAP}:
+     *                         then flows count only what waits
+     */
+    WaitingWork(int idleFlows, int maxRunningPerKey) {
         this.idleFlows = idleFlows;
+        this.runningCap = maxRunningPerKey == AdmissionRules.NO_RUNNING_CAP ? Integer.MAX_VALUE : maxRunningPerKey;
         for (int i = 0; i < MOST_CRITICAL_FIRST.length; i++) {
             levels.add(new Level<>());
         }
@@ -175,8 +213,9 @@ final class WaitingWork<T> {
 
     /** Adds an operation that waits. */
     Waiter<T> add(Ticket ticket, T owner) {
-        Flow flow = flows.computeIfAbsent(ticket.key(), key -> new Flow(key, ticket.weight()));
+        Flow flow = flowOf(ticket);
         Lane<T> lane = laneOf(ticket);
+        flow.lastLane = lane;
         Waiter<T> waiter = new Waiter<>(ticket, owner, flow, lane.virtualTime, arrivals++);
         flow.finish = waiter.tag + flow.cost;
         flow.waiters.add(waiter);
@@ -185,14 +224,53 @@ final class WaitingWork<T> {
         return waiter;
     }
 
-    /** The waiter to serve next, left in place; {@code null} when nobody waits. */
+    /**
+     * The waiter to serve next, left in place; {@code null} when nobody waits, or only waiters of flows running their
+     * cap.
+     */
     @Nullable Waiter<T> peekNext() {
         for (Level<T> level : levels) {
-            if (!level.isEmpty()) {
-                return level.next();
+            Waiter<T> next = level.isEmpty() ? null : level.next(runningCap);
+            if (next != null) {
+                return next;
             }
         }
         return null;
+    }
+
+    /** Whether flows count what they run: a cap on it is set. */
+    boolean countsRunning() {
+        return runningCap != Integer.MAX_VALUE;
+    }
+
+    /**
+     * An operation of {@code ticket}'s flow that took a free place without waiting: counted as running in its flow,
+     * unless its flow runs its cap already — then nothing changes and it must wait. Always true when flows count none.
+     */
+    boolean tryStart(Ticket ticket) {
+        if (!countsRunning()) {
+            return true;
+        }
+        Flow flow = flowOf(ticket);
+        if (flow.running >= runningCap) {
+            return false;
+        }
+        flow.running++;
+        return true;
+    }
+
+    /** A running operation of flow {@code key}, counted when it started or was granted, ended. */
+    void finished(String key) {
+        Flow flow = flows.get(key);
+        if (flow == null || flow.running == 0) {
+            throw new IllegalStateException("no operation of flow '" + key + "' is counted as running");
+        }
+        flow.running--;
+        forgetIfIdle(flow, flow.lastLane);
+    }
+
+    private Flow flowOf(Ticket ticket) {
+        return flows.computeIfAbsent(ticket.key(), key -> new Flow(key, ticket.weight()));
     }
 
     /** Takes out the waiter that is served: the virtual time moves on to its tag. */
@@ -204,6 +282,9 @@ final class WaitingWork<T> {
         lane.virtualTime = Math.max(lane.virtualTime, waiter.tag);
         countRecentUse(waiter.flow);
         takeOut(waiter);
+        if (countsRunning()) {
+            waiter.flow.running++;
+        }
         forgetIfIdle(waiter.flow, lane);
     }
 
@@ -260,9 +341,14 @@ final class WaitingWork<T> {
     /**
      * The waiter that should give its place to an operation asking as {@code newcomer} when every place is taken: the
      * last one this order would serve, if the newcomer would be served before it; else {@code null}, and the newcomer
-     * is the one to refuse. Nothing changes.
+     * is the one to refuse. A newcomer of a flow running its cap displaces nobody: it could not run before its own
+     * flow's operation ends, and would take the place of a waiter that may. Nothing changes.
      */
     @Nullable Waiter<T> displacedBy(Ticket newcomer) {
+        Flow own = flows.get(newcomer.key());
+        if (own != null && own.running >= runningCap) {
+            return null;
+        }
         Waiter<T> last = null;
         for (int i = levels.size() - 1; i >= 0 && last == null; i--) {
             if (!levels.get(i).isEmpty()) {
@@ -283,7 +369,7 @@ final class WaitingWork<T> {
         // own flow is less far over. At equal tags — a lane's virtual time forgives use older than the others', so a
         // flow served without pause and one that was quiet both start at it — the flow that used less of late keeps
         // the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
-        Flow flow = flows.get(newcomer.key());
+        Flow flow = own;
         long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, flow == null ? 0L : flow.finish);
         if (newcomerTag != last.tag) {
             return newcomerTag < last.tag ? last : null;
@@ -329,23 +415,28 @@ final class WaitingWork<T> {
     }
 
     /**
-     * A flow left without waiters is forgotten at once when it is not ahead of the virtual time of the lane it last
-     * waited in (it would start from there anyway), and otherwise remembered among the last {@code idleFlows}.
+     * A flow left without waiters, and without running operations counted, is forgotten at once when it is not ahead of
+     * the virtual time of {@code lastLane} — the lane of its waiter that just left, or else the one it last waited in —
+     * (it would start from there anyway) or never waited, and otherwise remembered among the last {@code idleFlows}.
      */
-    private void forgetIfIdle(Flow flow, Lane<T> lastLane) {
-        if (!flow.waiters.isEmpty()) {
+    private void forgetIfIdle(Flow flow, @Nullable Lane<?> lastLane) {
+        if (!isIdle(flow)) {
             return;
         }
-        if (WeightedShares.overShare(lastLane.virtualTime, flow.finish) == 0L) {
+        if (lastLane == null || WeightedShares.overShare(lastLane.virtualTime, flow.finish) == 0L) {
             flows.remove(flow.key, flow);
             return;
         }
         idle.addLast(flow);
         while (idle.size() > idleFlows) {
             Flow oldest = idle.pollFirst();
-            if (oldest.waiters.isEmpty()) {
+            if (isIdle(oldest)) {
                 flows.remove(oldest.key, oldest);
             }
         }
+    }
+
+    private static boolean isIdle(Flow flow) {
+        return flow.waiters.isEmpty() && flow.running == 0;
     }
 }

@@ -53,6 +53,11 @@ class AdmissionRulesTests {
                 .withMessage("keySlots must be a power of two between 1 and 65536, was 131072");
         assertThatIllegalArgumentException().isThrownBy(() -> AdmissionRules.builder().keyWeights(Map.of("a", 0)))
                 .withMessage("keyWeights['a'] must be between 1 and 1000, was 0");
+        assertThatIllegalArgumentException().isThrownBy(() -> AdmissionRules.builder().maxRunningPerKey(-1))
+                .withMessage("maxRunningPerKey must be between 1 and 2147483647, or 0 for no cap, was -1");
+        assertThatIllegalArgumentException().isThrownBy(() -> AdmissionRules.builder().maxRunningPerKey(2).build())
+                .withMessage("maxRunningPerKey 2 needs fairShares: without them every operation is one flow, and the cap "
+                        + "would be a smaller B");
         assertThatIllegalArgumentException().isThrownBy(() -> GateConfig.builder().admissionRules(null))
                 .withMessage("admissionRules must be rules or AdmissionRules.none(), was null");
     }

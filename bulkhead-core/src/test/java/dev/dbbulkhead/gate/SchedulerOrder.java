@@ -14,7 +14,7 @@ final class SchedulerOrder implements SimulatedOrder {
     private final WaitingWork.Ticket[] inProgress;
 
     SchedulerOrder(List<SimulatedFlow> flows, AdmissionRules rules) {
-        work = new WaitingWork<>(rules.keySlots());
+        work = new WaitingWork<>(rules.keySlots(), rules.maxRunningPerKey());
         fresh = new WaitingWork.Ticket[flows.size()];
         inProgress = new WaitingWork.Ticket[flows.size()];
         for (int i = 0; i < flows.size(); i++) {

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 /** The order of waiting work as a policy alone: no gate, no threads. */
 class WaitingWorkTests {
 
-    private final WaitingWork<String> order = new WaitingWork<>(AdmissionRules.DEFAULT_KEY_SLOTS);
+    private final WaitingWork<String> order = new WaitingWork<>(AdmissionRules.DEFAULT_KEY_SLOTS, AdmissionRules.NO_RUNNING_CAP);
 
     @Test
     void aWaiterThatLeavesUnservedCostsItsFlowNothing() {
@@ -96,7 +96,7 @@ class WaitingWorkTests {
 
     @Test
     void flowsWithoutWaitersAreRememberedWithinTheBound() {
-        WaitingWork<String> small = new WaitingWork<>(4);
+        WaitingWork<String> small = new WaitingWork<>(4, AdmissionRules.NO_RUNNING_CAP);
         for (int i = 0; i < 1_000; i++) {
             WaitingWork.Waiter<String> waiter = small.add(ticket("key-" + i), "w");
             small.add(ticket("key-" + i), "w");
@@ -107,6 +107,71 @@ class WaitingWorkTests {
 
         assertThat(small.isEmpty()).isTrue();
         assertThat(small.flowsKnown()).as("the last four served, still ahead of the virtual time").isEqualTo(4);
+    }
+
+    @Test
+    void underACapPerKeyTheFirstWaiterOfAFlowRunningItsCapIsPassedOverUntilOneOfItsOperationsEnds() {
+        WaitingWork<String> capped = new WaitingWork<>(AdmissionRules.DEFAULT_KEY_SLOTS, 1);
+        assertThat(capped.tryStart(ticket("acme"))).as("acme runs nothing yet").isTrue();
+        assertThat(capped.tryStart(ticket("acme"))).as("acme runs its cap").isFalse();
+        capped.add(ticket("acme"), "acme-2");
+        capped.add(ticket("globex"), "globex-1");
+
+        assertThat(capped.peekNext().owner).as("acme's waiter came first, but acme runs its cap").isEqualTo("globex-1");
+        capped.granted(capped.peekNext());
+        assertThat(capped.peekNext()).as("nobody else may run: acme at its cap").isNull();
+        assertThat(capped.tryStart(ticket("globex"))).as("globex's granted waiter counts as running").isFalse();
+
+        capped.finished("acme");
+        assertThat(capped.peekNext().owner).isEqualTo("acme-2");
+    }
+
+    @Test
+    void aNewcomerOfAFlowRunningItsCapPushesOutNobody() {
+        WaitingWork<String> capped = new WaitingWork<>(AdmissionRules.DEFAULT_KEY_SLOTS, 1);
+        capped.add(ticket("globex"), "globex-1");
+        capped.add(ticket("globex"), "globex-2");
+        capped.add(ticket("acme"), "acme-1");
+        capped.granted(capped.peekNext());
+        capped.granted(capped.peekNext());
+        assertThat(capped.displacedBy(ticket("initech"))).as("initech used nothing: globex-2 gives way")
+                .extracting(waiter -> waiter.owner).isEqualTo("globex-2");
+
+        assertThat(capped.tryStart(ticket("initech"))).isTrue();
+        assertThat(capped.displacedBy(ticket("initech"))).as("initech runs its cap: it could not run anyway")
+                .isNull();
+    }
+
+    @Test
+    void aFlowIsRememberedWhileItRunsAndForgottenOnceItsLastOperationEnds() {
+        WaitingWork<String> capped = new WaitingWork<>(4, 2);
+        capped.tryStart(ticket("acme"));
+        capped.tryStart(ticket("acme"));
+        assertThat(capped.flowsKnown()).isEqualTo(1);
+
+        capped.finished("acme");
+        assertThat(capped.flowsKnown()).as("one acme operation still runs").isEqualTo(1);
+        capped.finished("acme");
+        assertThat(capped.flowsKnown()).as("it never waited, so it used nothing the order charged").isZero();
+    }
+
+    @Test
+    void aReleaseNamingAFlowThatRunsNothingIsRefusedAsTheBugItIs() {
+        WaitingWork<String> capped = new WaitingWork<>(4, 1);
+
+        org.assertj.core.api.Assertions.assertThatIllegalStateException().isThrownBy(() -> capped.finished("acme"))
+                .withMessage("no operation of flow 'acme' is counted as running");
+    }
+
+    @Test
+    void withoutACapFlowsCountNothingRunningAndEveryWaiterMayBeServed() {
+        assertThat(order.countsRunning()).isFalse();
+        assertThat(order.tryStart(ticket("acme"))).isTrue();
+        assertThat(order.tryStart(ticket("acme"))).isTrue();
+        order.add(ticket("acme"), "acme-1");
+
+        assertThat(order.peekNext().owner).isEqualTo("acme-1");
+        assertThat(order.flowsKnown()).as("only the waiter's flow").isEqualTo(1);
     }
 
     private static WaitingWork.Ticket ticket(String key) {

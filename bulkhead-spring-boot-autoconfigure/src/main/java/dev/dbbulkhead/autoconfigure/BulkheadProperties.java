@@ -993,6 +993,9 @@ public class BulkheadProperties {
         /** The key operations without one are held to a share under, as one flow; 1 to 64 characters. */
         private @Nullable String keylessKey;
 
+        /** The most operations of one key (tenant) running at once; an operation of a key at its cap waits, in its place in the order, while other keys take the free places. At least 1; unset (or 0) for no cap. Needs fair-share.enabled. */
+        private @Nullable Integer maxRunningPerKey;
+
         public @Nullable Boolean getEnabled() {
             return enabled;
         }
@@ -1031,6 +1034,14 @@ public class BulkheadProperties {
 
         public void setKeylessKey(@Nullable String keylessKey) {
             this.keylessKey = keylessKey;
+        }
+
+        public @Nullable Integer getMaxRunningPerKey() {
+            return maxRunningPerKey;
+        }
+
+        public void setMaxRunningPerKey(@Nullable Integer maxRunningPerKey) {
+            this.maxRunningPerKey = maxRunningPerKey;
         }
     }
 

@@ -110,7 +110,19 @@ record GateSettings(GateConfig config, Setting<Integer> maxConcurrent, Setting<I
         // first unless the user says otherwise. Without it, the gate keeps the fast path earlier steps measured.
         rules.inProgressFirst(resolver.get(WorkloadKeys.IN_PROGRESS_FIRST,
                 resolver.unitsOfWork() || WorkloadKeys.IN_PROGRESS_FIRST.builtIn()).value());
-        rules.fairShares(resolver.get(WorkloadKeys.FAIR_SHARES).value());
+        boolean fairShares = resolver.get(WorkloadKeys.FAIR_SHARES).value();
+        rules.fairShares(fairShares);
+        resolver.get(WorkloadKeys.MAX_RUNNING_PER_KEY).validate(cap -> {
+            if (cap < AdmissionRules.NO_RUNNING_CAP) {
+                throw new IllegalArgumentException("must be at least 1, or 0 for no cap, was " + cap);
+            }
+            if (cap != AdmissionRules.NO_RUNNING_CAP && !fairShares) {
+                // Without fair shares every operation is one flow: the cap would silently be a smaller B.
+                throw new IllegalArgumentException("needs fair-share.enabled: true (a cap per key without keys would "
+                        + "only be a smaller max-concurrent), was " + cap);
+            }
+            return rules.maxRunningPerKey(cap);
+        });
         resolver.get(WorkloadKeys.KEY_SLOTS).validate(rules::keySlots);
         resolver.get(WorkloadKeys.WEIGHTS).validate(rules::keyWeights);
         resolver.get(WorkloadKeys.KEYLESS_KEY).validate(rules::keylessKey);

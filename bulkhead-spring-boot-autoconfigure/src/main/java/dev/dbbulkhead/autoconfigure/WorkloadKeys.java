@@ -116,6 +116,8 @@ final class WorkloadKeys {
     static final Key<Map<String, Integer>> WEIGHTS = FAIR_SHARE.key("weights", FairShare::getWeights, Map.of());
     static final Key<String> KEYLESS_KEY = FAIR_SHARE.key("keyless-key", FairShare::getKeylessKey,
             AdmissionRules.DEFAULT_KEYLESS_KEY);
+    static final Key<Integer> MAX_RUNNING_PER_KEY = FAIR_SHARE.key("max-running-per-key",
+            FairShare::getMaxRunningPerKey, AdmissionRules.NO_RUNNING_CAP);
     static final Key<Integer> METERED_KEYS = FAIR_SHARE.key("metered-keys", FairShare::getMeteredKeys,
             WorkloadSettings.DEFAULT_METERED_KEYS);
 

@@ -231,6 +231,8 @@ class BulkheadAutoConfigurationTests {
             db.bulkhead.workloads.orders.criticality.critical-reserve=0.3,db.bulkhead.defaults.criticality.sheddable-reserve=0.2 | Invalid value '0.2' for property 'db.bulkhead.defaults.criticality.sheddable-reserve' | between criticalReserve 0.3 and 1 (exclusive)
             db.bulkhead.workloads.orders.fair-share.key-slots=100 | Invalid value '100' for property 'db.bulkhead.workloads.orders.fair-share.key-slots' | a power of two between 1 and 65536
             db.bulkhead.defaults.fair-share.weights.acme=0 | Invalid value '{acme=0}' for property 'db.bulkhead.defaults.fair-share.weights' | keyWeights['acme'] must be between 1 and 1000
+            db.bulkhead.workloads.orders.fair-share.max-running-per-key=2 | Invalid value '2' for property 'db.bulkhead.workloads.orders.fair-share.max-running-per-key' | needs fair-share.enabled: true
+            db.bulkhead.defaults.fair-share.enabled=true,db.bulkhead.workloads.orders.fair-share.max-running-per-key=-1 | Invalid value '-1' for property 'db.bulkhead.workloads.orders.fair-share.max-running-per-key' | at least 1, or 0 for no cap
             db.bulkhead.workloads.orders.fair-share.metered-keys=101 | Invalid value '101' for property 'db.bulkhead.workloads.orders.fair-share.metered-keys' | between 0 (every key as other) and 100
             db.bulkhead.workloads.orders.limit.mode=sometimes | Property: db.bulkhead.workloads.orders.limit.mode | ADAPTIVE
             db.bulkhead.defaults.limit.mode=adaptive,db.bulkhead.workloads.orders.limit.min-concurrent=0 | Invalid value '0' for property 'db.bulkhead.workloads.orders.limit.min-concurrent' | between 1 and 2147483647

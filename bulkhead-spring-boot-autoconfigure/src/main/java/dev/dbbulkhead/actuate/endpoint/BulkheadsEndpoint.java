@@ -736,6 +736,7 @@ public class BulkheadsEndpoint {
      * @param inProgressFirst  whether the waiting operations of requests in progress get the next place before new
      *                         requests' of their criticality
      * @param fairShares       whether the next place goes to the key with the least weighted recent use
+     * @param maxRunningPerKey the most operations of one key running at once; null when there is no cap
      * @param keySlots         how many keys without waiting operations the gate remembers the recent use of
      * @param weights          the configured weights by key, shown as the endpoint's {@link KeyDisplay} says; keys not
      *                         listed weigh 1
@@ -746,7 +747,8 @@ public class BulkheadsEndpoint {
      *                         once (one of its operations admitted and ended before)
      */
     public record RulesDescriptor(double criticalReserve, double sheddableReserve, boolean inProgressFirst,
-                                  boolean fairShares, int keySlots, Map<String, Integer> weights, int meteredKeys,
+                                  boolean fairShares, @Nullable Integer maxRunningPerKey, int keySlots,
+                                  Map<String, Integer> weights, int meteredKeys,
                                   List<KeyDescriptor> topKeys, @Nullable KeyDescriptor otherKeys,
                                   long refusedInProgress) {
 
@@ -755,7 +757,9 @@ public class BulkheadsEndpoint {
             Map<String, Integer> weights = new LinkedHashMap<>();
             rules.keyWeights().forEach((key, weight) -> weights.put(display.show(key), weight));
             return new RulesDescriptor(rules.criticalReserve(), rules.sheddableReserve(), rules.inProgressFirst(),
-                    rules.fairShares(), rules.keySlots(), weights, tally == null ? 0 : tally.meteredKeys(),
+                    rules.fairShares(), rules.maxRunningPerKey() == AdmissionRules.NO_RUNNING_CAP ? null
+                            : rules.maxRunningPerKey(), rules.keySlots(), weights,
+                    tally == null ? 0 : tally.meteredKeys(),
                     tally == null ? List.of() : tally.topKeys().stream()
                             .map(counts -> KeyDescriptor.of(counts, display)).toList(),
                     tally == null ? null : KeyDescriptor.of(tally.other(), KeyDisplay.RAW), refusedInProgress);
