@@ -131,17 +131,11 @@ public final class FleetMember {
      * @param targets   what uses the share, in the order to shrink them (they grow in reverse order)
      * @param scheduler runs the heartbeat and the lease check; stopping it without {@link #stop()} ends the
      *                  membership without a goodbye, as a killed process would
-     * @param log       where it writes what it does
+     * @param log       where it writes what it does; {@link FleetLog#systemLogger()} writes it to the platform logger
      */
     public FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
                        ScheduledExecutorService scheduler, FleetLog log) {
         this(coordinator, settings, targets, scheduler, log, System::nanoTime);
-    }
-
-    /** A member that writes what it does through {@link FleetLog#systemLogger()}. */
-    public FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,
-                       ScheduledExecutorService scheduler) {
-        this(coordinator, settings, targets, scheduler, FleetLog.systemLogger());
     }
 
     FleetMember(FleetCoordinator coordinator, FleetSettings settings, List<ShareTarget> targets,

@@ -47,11 +47,6 @@ public record FleetSettings(String memberId, int weight, int demand, int floor, 
     private static final Pattern MEMBER_SESSION_NAME = Pattern.compile("(?:[ -~]* )?"
             + Pattern.quote(MEMBER_SUFFIX_START) + "[A-Za-z0-9_-]{1," + MAX_TAG_LENGTH + "}\\)");
 
-    /** Settings of a member whose sessions carry no name of their own: nothing can end them after a lapse. */
-    public FleetSettings(String memberId, int weight, int demand, int floor, Duration heartbeat, Duration leaseTtl) {
-        this(memberId, weight, demand, floor, heartbeat, leaseTtl, null);
-    }
-
     public FleetSettings {
         if (memberId == null || memberId.isBlank()) {
             throw new IllegalArgumentException("member id must not be blank, was '" + memberId + "'");

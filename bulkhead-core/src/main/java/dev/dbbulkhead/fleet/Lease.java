@@ -30,22 +30,6 @@ public record Lease(int granted, int target, int budget, int total, List<FleetMe
         ignored = List.copyOf(ignored);
     }
 
-    /** A lease of a fleet that splits its whole budget. */
-    public Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced,
-                 List<Ignored> ignored) {
-        this(granted, target, budget, budget, members, fenced, ignored);
-    }
-
-    /** A lease whose renewal fenced nobody. */
-    public Lease(int granted, int target, int budget, List<FleetMemberState> members) {
-        this(granted, target, budget, members, List.of(), List.of());
-    }
-
-    /** A lease whose renewal took every row for a member of the fleet. */
-    public Lease(int granted, int target, int budget, List<FleetMemberState> members, List<Fenced> fenced) {
-        this(granted, target, budget, members, fenced, List.of());
-    }
-
     /**
      * A member fenced by a renewal: its lease had expired, and its sessions were ended before its share was granted
      * to anyone.
@@ -59,11 +43,6 @@ public record Lease(int granted, int target, int budget, int total, List<FleetMe
      *                         later renewal looks again
      */
     public record Fenced(String memberId, int sessionsEnded, int sessionsLeftOpen, int sessionsNotGone) {
-
-        /** A member whose ended sessions were all gone. */
-        public Fenced(String memberId, int sessionsEnded, int sessionsLeftOpen) {
-            this(memberId, sessionsEnded, sessionsLeftOpen, 0);
-        }
 
         /** Whether its share was freed by this renewal; false while some of its ended sessions are still open. */
         public boolean shareFreed() {

@@ -21,11 +21,6 @@ import org.jspecify.annotations.Nullable;
 public record LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl,
                            @Nullable String sessionName) {
 
-    /** A request of a member whose sessions carry no name of their own. */
-    public LeaseRequest(String memberId, int weight, int demand, int connectionsInUse, Duration leaseTtl) {
-        this(memberId, weight, demand, connectionsInUse, leaseTtl, null);
-    }
-
     public LeaseRequest {
         Objects.requireNonNull(memberId, "memberId");
         Objects.requireNonNull(leaseTtl, "leaseTtl");

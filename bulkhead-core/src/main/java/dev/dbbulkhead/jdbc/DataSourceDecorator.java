@@ -19,11 +19,6 @@ public abstract class DataSourceDecorator implements DataSource {
     private final DataSource target;
     private final ConnectionRequest request;
 
-    /** @param target the data source the connections come from, asked {@link ConnectionRequest#PLAIN}ly */
-    protected DataSourceDecorator(DataSource target) {
-        this(target, ConnectionRequest.PLAIN);
-    }
-
     /**
      * @param target  the data source the connections come from
      * @param request how {@link #getConnection()} asks it, once {@link #beforeConnection()} has let the request pass

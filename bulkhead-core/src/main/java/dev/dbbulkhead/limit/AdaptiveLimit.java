@@ -62,8 +62,8 @@ public final class AdaptiveLimit implements GateListener {
     }
 
     /** As {@link #AdaptiveLimit(AdaptiveLimitConfig, int, Consumer)}, on the given monotonic clock. */
-    public AdaptiveLimit(AdaptiveLimitConfig config, int startConcurrent, Consumer<LimitChange> changes,
-                         LongSupplier nanoClock) {
+    AdaptiveLimit(AdaptiveLimitConfig config, int startConcurrent, Consumer<LimitChange> changes,
+                  LongSupplier nanoClock) {
         this.config = Objects.requireNonNull(config, "config");
         this.policy = new GradientLimit(config, startConcurrent);
         this.changes = Objects.requireNonNull(changes, "changes");

@@ -60,9 +60,9 @@ public record DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activ
     }
 
     /** A sample without the server's next transaction id, nor its sessions in a transaction. */
-    public DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
-                           @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
-                           @Nullable Duration replicaLag, Duration queryTime) {
+    DatabaseSignals(long sampledAtNanos, Map<WaitClass, Integer> activeSessions,
+                    @Nullable Duration oldestLockWait, long commits, long rollbacks, long deadlocks,
+                    @Nullable Duration replicaLag, Duration queryTime) {
         this(sampledAtNanos, activeSessions, oldestLockWait, commits, rollbacks, deadlocks, replicaLag, queryTime,
                 NOT_READ, (int) NOT_READ);
     }

@@ -183,7 +183,7 @@ public final class SaturationLimits {
      * @param governed the workloads to follow; each starts capped at the B it asks for now, at least its floor
      * @param log      where a change of the database's state is written (info), with its evidence
      */
-    public SaturationLimits(SaturationPolicy policy, List<Governed> governed, System.Logger log) {
+    SaturationLimits(SaturationPolicy policy, List<Governed> governed, System.Logger log) {
         this(policy, governed, log, DEFAULT_RECOMMENDATION_WINDOW);
     }
 

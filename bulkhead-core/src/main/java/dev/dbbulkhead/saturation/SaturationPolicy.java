@@ -135,8 +135,8 @@ public final class SaturationPolicy {
         }
 
         /** A workload no surge from outside has lowered. */
-        public Workload(String workload, Criticality criticality, int floor, int requested, int cap, int running,
-                        boolean queued) {
+        Workload(String workload, Criticality criticality, int floor, int requested, int cap, int running,
+                 boolean queued) {
             this(workload, criticality, floor, requested, cap, running, queued, 0);
         }
 

@@ -95,7 +95,7 @@ class FleetConvergenceTests {
 
     private void join(String name) {
         FleetMember member = new FleetMember(coordinator,
-                new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL),
+                new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL, null),
                 List.of(new SaturatedPool()), scheduler, FleetLog.systemLogger(), clock::get);
         live.put(name, member);
         member.start();
@@ -181,7 +181,7 @@ class FleetConvergenceTests {
                     own == null ? 0 : own.granted(), 0);
             rows.put(request.memberId(), new Row(request.weight(), request.demand(), settled.granted(),
                     now + request.leaseTtl().toNanos()));
-            return new Lease(settled.granted(), settled.target(), BUDGET, List.of());
+            return new Lease(settled.granted(), settled.target(), BUDGET, BUDGET, List.of(), List.of(), List.of());
         }
 
         @Override

@@ -61,7 +61,7 @@ class FleetMemberCadenceTests {
     private final List<String> logLines = log.lines;
 
     private final FleetMember member = new FleetMember(coordinator,
-            new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL), List.of(connections -> true), scheduler, log,
+            new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL, null), List.of(connections -> true), scheduler, log,
             clock::get);
 
     @AfterEach
@@ -209,7 +209,7 @@ class FleetMemberCadenceTests {
                 return coordinator.announcesChanges();
             }
         };
-        FleetMember wrapped = new FleetMember(wrapper, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL),
+        FleetMember wrapped = new FleetMember(wrapper, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL, null),
                 List.of(connections -> true), scheduler, log, clock::get);
         wrapped.start();
         beat(wrapped, 2);
@@ -243,7 +243,7 @@ class FleetMemberCadenceTests {
                 return held.get();
             }
         };
-        FleetMember resting = new FleetMember(coordinator, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL),
+        FleetMember resting = new FleetMember(coordinator, new FleetSettings("m", 1, 10, 1, HEARTBEAT, LEASE_TTL, null),
                 List.of(pool), scheduler, log, clock::get);
         resting.start();
         beat(resting, 2);

@@ -49,7 +49,8 @@ class FleetMemberTests {
     private final List<String> logLines = log.lines;
 
     private final FleetMember member = new FleetMember(coordinator,
-            new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL), List.of(target), scheduler, log, clock::get);
+            new FleetSettings("m", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL, null), List.of(target), scheduler, log,
+            clock::get);
 
     @AfterEach
     void shutDown() {
@@ -76,8 +77,8 @@ class FleetMemberTests {
     @Test
     void itsJoinItsFencingOfAnotherMemberItsLapseAndItsLeaveGoToTheLogItWasGiven() {
         member.start();
-        answer = request -> new Lease(8, 8, 12, List.of(), List.of(new Lease.Fenced("gone", 6, 0),
-                new Lease.Fenced("unsignalled", 0, 2)));
+        answer = request -> new Lease(8, 8, 12, 12, List.of(), List.of(new Lease.Fenced("gone", 6, 0, 0),
+                new Lease.Fenced("unsignalled", 0, 2, 0)), List.of());
         member.heartbeat();
         clock.addAndGet(LEASE_TTL.toNanos());
         member.checkLease();
@@ -94,7 +95,7 @@ class FleetMemberTests {
     @Test
     void aFencedMemberWhoseSessionsAreNotYetGoneAndEachIgnoredRowAreReportedAtWarnOnce() {
         member.start();
-        answer = request -> new Lease(4, 6, 12, List.of(), List.of(new Lease.Fenced("paused", 6, 0, 2)),
+        answer = request -> new Lease(4, 6, 12, 12, List.of(), List.of(new Lease.Fenced("paused", 6, 0, 2)),
                 List.of(new Lease.Ignored("forged\nline", "its budget 1 differs from this member's 12")));
         member.heartbeat();
         member.heartbeat();
@@ -195,8 +196,9 @@ class FleetMemberTests {
                 return inUse.get();
             }
         };
-        FleetMember busy = new FleetMember(coordinator, new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL),
-                List.of(busyPool), scheduler, log, clock::get);
+        FleetMember busy = new FleetMember(coordinator,
+                new FleetSettings("busy", 1, 10, FLOOR, HEARTBEAT, LEASE_TTL, null), List.of(busyPool), scheduler, log,
+                clock::get);
         busy.start();
         answer = request -> lease(8, 8);
         busy.heartbeat();
@@ -347,10 +349,10 @@ class FleetMemberTests {
     /** A member whose heartbeat is short: it waits for room in real time, a heartbeat at a time. */
     private FleetMember joiner() {
         return new FleetMember(coordinator, new FleetSettings("j", 1, 10, FLOOR, JOINER_HEARTBEAT,
-                Duration.ofSeconds(1)), List.of(target), scheduler, log, clock::get);
+                Duration.ofSeconds(1), null), List.of(target), scheduler, log, clock::get);
     }
 
     private static Lease lease(int granted, int target) {
-        return new Lease(granted, target, 12, List.of());
+        return new Lease(granted, target, 12, 12, List.of(), List.of(), List.of());
     }
 }

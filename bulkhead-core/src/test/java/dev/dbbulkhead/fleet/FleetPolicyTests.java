@@ -47,7 +47,7 @@ class FleetPolicyTests {
 
     @Test
     void aNewcomerGetsOnlyWhatNoUnexpiredLeaseHolds() {
-        LeaseRequest newcomer = new LeaseRequest("c", 1, 10, 2, Duration.ofSeconds(1));
+        LeaseRequest newcomer = new LeaseRequest("c", 1, 10, 2, Duration.ofSeconds(1), null);
         List<ShareSettlement.Holder> holders = List.of(new ShareSettlement.Holder("a", 1, 10, 6),
                 new ShareSettlement.Holder("b", 1, 10, 6));
 
@@ -58,7 +58,7 @@ class FleetPolicyTests {
 
     @Test
     void nobodyGrowsIntoTheShareOfAnExpiredMemberWhoseSessionsAreStillOpen() {
-        LeaseRequest survivor = new LeaseRequest("b", 1, 10, 6, Duration.ofSeconds(1));
+        LeaseRequest survivor = new LeaseRequest("b", 1, 10, 6, Duration.ofSeconds(1), null);
         List<ShareSettlement.Holder> live = List.of(new ShareSettlement.Holder("c", 1, 10, 6));
 
         assertThat(ShareSettlement.settle(18, live, survivor, 6, 6)).as("expired member's 6 still open")
@@ -71,11 +71,11 @@ class FleetPolicyTests {
     void aShrinkingMemberGivesBackNoMoreThanItHasLetGoOf() {
         List<ShareSettlement.Holder> others = List.of(new ShareSettlement.Holder("b", 1, 10, 4),
                 new ShareSettlement.Holder("c", 1, 10, 0));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 8, Duration.ofSeconds(1)), 8, 0))
+        assertThat(ShareSettlement.settle(12, others, request("a", 8), 8, 0))
                 .as("still using 8").isEqualTo(new ShareSettlement.Settled(8, 4));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 5, Duration.ofSeconds(1)), 8, 0))
+        assertThat(ShareSettlement.settle(12, others, request("a", 5), 8, 0))
                 .as("draining, 5 still held").isEqualTo(new ShareSettlement.Settled(5, 4));
-        assertThat(ShareSettlement.settle(12, others, new LeaseRequest("a", 1, 10, 4, Duration.ofSeconds(1)), 8, 0))
+        assertThat(ShareSettlement.settle(12, others, request("a", 4), 8, 0))
                 .as("shrunk").isEqualTo(new ShareSettlement.Settled(4, 4));
     }
 
@@ -93,9 +93,10 @@ class FleetPolicyTests {
     @Test
     void settingsRefuseALeaseShorterThanTwoHeartbeatsAndAFloorAboveThePool() {
         assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("m", 1, 10, 2,
-                Duration.ofSeconds(1), Duration.ofMillis(1500))).withMessageContaining("at least two heartbeats");
+                Duration.ofSeconds(1), Duration.ofMillis(1500), null)).withMessageContaining("at least two heartbeats");
         assertThatIllegalArgumentException().isThrownBy(() -> new FleetSettings("m", 1, 10, 11,
-                Duration.ofSeconds(1), Duration.ofSeconds(5))).withMessageContaining("floor must be between 1 and");
+                        Duration.ofSeconds(1), Duration.ofSeconds(5), null))
+                .withMessageContaining("floor must be between 1 and");
     }
 
     @Test
@@ -107,8 +108,13 @@ class FleetPolicyTests {
         assertThat(ShareSettlement.targetOf(9, fleet, "b")).isEqualTo(2);
         assertThat(ShareSettlement.targetOf(9, fleet, "c")).isEqualTo(2);
         assertThat(ShareSettlement.targetOf(9, fleet, "d")).as("not among them").isEqualTo(-1);
-        assertThat(ShareSettlement.settle(9, fleet.subList(0, 2), new LeaseRequest("b", 1, 2, 2, Duration.ofSeconds(5)),
-                2, 0).target()).isEqualTo(ShareSettlement.targetOf(9, fleet, "b"));
+        assertThat(ShareSettlement.settle(9, fleet.subList(0, 2), new LeaseRequest("b", 1, 2, 2,
+                Duration.ofSeconds(5), null), 2, 0).target()).isEqualTo(ShareSettlement.targetOf(9, fleet, "b"));
+    }
+
+    /** A request of a member of weight 1 and demand 10 whose sessions carry no name of their own. */
+    private static LeaseRequest request(String memberId, int connectionsInUse) {
+        return new LeaseRequest(memberId, 1, 10, connectionsInUse, Duration.ofSeconds(1), null);
     }
 
     private static ConcurrencyCeiling ceiling(String workload, int maxConcurrent) {

@@ -58,7 +58,7 @@ class FleetStatementsTests {
         assertThat(keepAlive(request("a"), alone)).as("b joined").isEqualTo(-1);
         String withB = write(request("a"), 6, 6);
         assertThat(keepAlive(request("a"), withB)).isEqualTo(6);
-        assertThat(keepAlive(new LeaseRequest("a", 2, 12, 6, TTL), withB)).as("another weight").isEqualTo(-1);
+        assertThat(keepAlive(new LeaseRequest("a", 2, 12, 6, TTL, null), withB)).as("another weight").isEqualTo(-1);
     }
 
     @Test

@@ -86,7 +86,7 @@ class FullSettlementTests {
         FleetMemberState a = new FleetMemberState("a", 1, 6, 6, 6, Duration.ofSeconds(3), Duration.ofSeconds(1));
         FleetMemberState b = new FleetMemberState("b", 1, 6, 6, 6, Duration.ofSeconds(2), Duration.ofSeconds(2));
         FullSettlement.Settlement last = new FullSettlement.Settlement(asked, "1/0",
-                new Lease(6, 6, BUDGET, 10, List.of(a, b), List.of(new Lease.Fenced("x", 1, 0)), List.of()));
+                new Lease(6, 6, BUDGET, 10, List.of(a, b), List.of(new Lease.Fenced("x", 1, 0, 0)), List.of()));
 
         assertThat(last.asked(new LeaseRequest("a", 1, 6, 5, TTL, "(db-bulkhead member a)")))
                 .as("only the use differs").isTrue();
@@ -94,7 +94,7 @@ class FullSettlementTests {
         assertThat(last.asked(new LeaseRequest("a", 1, 7, 2, TTL, "(db-bulkhead member a)"))).isFalse();
         assertThat(last.asked(new LeaseRequest("a", 1, 6, 2, TTL.plusSeconds(1), "(db-bulkhead member a)")))
                 .isFalse();
-        assertThat(last.asked(new LeaseRequest("a", 1, 6, 2, TTL))).isFalse();
+        assertThat(last.asked(new LeaseRequest("a", 1, 6, 2, TTL, null))).isFalse();
 
         Lease kept = last.keptAlive(asked);
         assertThat(kept.granted()).isEqualTo(6);

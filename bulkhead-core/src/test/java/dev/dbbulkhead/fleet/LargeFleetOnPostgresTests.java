@@ -148,7 +148,7 @@ class LargeFleetOnPostgresTests {
     private FleetMember member(String id, FleetCoordinator coordinator, FleetLog log) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
         schedulers.add(scheduler);
-        return new FleetMember(coordinator, new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL),
+        return new FleetMember(coordinator, new FleetSettings(id, 1, 10, 1, HEARTBEAT, LEASE_TTL, null),
                 List.of(connections -> true), scheduler, log);
     }
 

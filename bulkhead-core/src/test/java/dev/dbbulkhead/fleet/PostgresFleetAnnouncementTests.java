@@ -215,6 +215,6 @@ class PostgresFleetAnnouncementTests {
     }
 
     private static LeaseRequest request(String member, int inUse) {
-        return new LeaseRequest(member, 1, 12, inUse, TTL);
+        return new LeaseRequest(member, 1, 12, inUse, TTL, null);
     }
 }

@@ -72,7 +72,7 @@ class PostgresFleetCoordinatorTests {
                 + " WHERE member_id = 'paused'");
         Lease lease = coordinator.renew(request("survivor", 6, SURVIVOR));
 
-        assertThat(lease.fenced()).containsExactly(new Lease.Fenced("paused", 3, 0));
+        assertThat(lease.fenced()).containsExactly(new Lease.Fenced("paused", 3, 0, 0));
         assertThat(sessionsNamed(PAUSED)).as("gone from the server when the share was granted").isZero();
         assertThat(lease.granted()).isEqualTo(12);
         for (Connection paused : pausedSessions) {

@@ -43,34 +43,11 @@ public final class ConnectionBudgetCheck implements SmartInitializingSingleton {
     private volatile List<BudgetFinding> contextFound = List.of();
 
     /**
-     * A check that counts each workload's B as it is at start-up.
-     *
-     * @param failure makes the start-up failure of a report with findings in {@code fail} mode
-     */
-    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BudgetSettings settings,
-                                 Function<ConnectionBudgetReport, RuntimeException> failure) {
-        this(registry, settings, failure, template -> template.gate().config().maxConcurrent(), List::of);
-    }
-
-    /**
      * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
      * @param mostConcurrent  the most operations a workload's gate may ever run at once (the ceiling of an adaptive
      *                        limit): what is added up, so that the arithmetic holds whatever B becomes
      * @param contextFindings what the application's context adds to the pools' arithmetic (open-session-in-view),
      *                        asked once every singleton exists
-     */
-    public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BudgetSettings settings,
-                                 Function<ConnectionBudgetReport, RuntimeException> failure,
-                                 ToIntFunction<BulkheadTemplate> mostConcurrent,
-                                 Supplier<List<BudgetFinding>> contextFindings) {
-        this(registry, settings, failure, mostConcurrent, contextFindings, dataSource -> null);
-    }
-
-    /**
-     * @param failure         makes the start-up failure of a report with findings in {@code fail} mode
-     * @param mostConcurrent  the most operations a workload's gate may ever run at once
-     * @param contextFindings what the application's context adds to the pools' arithmetic, asked once every
-     *                        singleton exists
      * @param beanNames       the bean name of a DataSource, or null: what names a pool whose pool-name is not set
      */
     public ConnectionBudgetCheck(ObjectProvider<BulkheadRegistry> registry, BudgetSettings settings,

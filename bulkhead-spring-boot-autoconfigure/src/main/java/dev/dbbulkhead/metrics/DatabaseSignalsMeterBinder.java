@@ -54,11 +54,6 @@ public final class DatabaseSignalsMeterBinder implements MeterBinder {
     private final DatabaseSampler sampler;
     private final @Nullable SaturationLimits limits;
 
-    /** @param sampler the database's sampler, whose last sample the meters read */
-    public DatabaseSignalsMeterBinder(DatabaseSampler sampler) {
-        this(sampler, null);
-    }
-
     /**
      * @param sampler the database's sampler, whose last sample the meters read
      * @param limits  the workloads whose B follows the database; null for none

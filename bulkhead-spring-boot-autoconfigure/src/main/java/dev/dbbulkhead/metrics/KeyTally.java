@@ -53,14 +53,6 @@ public final class KeyTally implements GateListener {
     /**
      * @param workload    the workload whose operations it counts
      * @param meteredKeys how many keys may be counted on their own at once, 0 to count every key as {@value #OTHER}
-     */
-    public KeyTally(String workload, int meteredKeys) {
-        this(workload, meteredKeys, null);
-    }
-
-    /**
-     * @param workload    the workload whose operations it counts
-     * @param meteredKeys how many keys may be counted on their own at once, 0 to count every key as {@value #OTHER}
      * @param keylessKey  the key operations without one are counted under, as the gate's fair shares count them; null
      *                    not to count them
      */

@@ -58,11 +58,6 @@ public final class BulkheadObservations implements GateInstrumentation {
     private final @Nullable BulkheadWaitObservationConvention waitConvention;
     private final @Nullable BulkheadExecutionObservationConvention executionConvention;
 
-    /** Observations named and keyed by the default conventions. */
-    public BulkheadObservations(ObservationRegistry registry) {
-        this(registry, null, null);
-    }
-
     /** Observations named and keyed by the given conventions; null for the default one. */
     public BulkheadObservations(ObservationRegistry registry, @Nullable BulkheadWaitObservationConvention waitConvention,
                                 @Nullable BulkheadExecutionObservationConvention executionConvention) {

@@ -55,25 +55,18 @@ public class BulkheadTemplate {
     private final @Nullable Criticality criticality;
 
     /**
+     * A template that also applies {@code timeouts} (PostgreSQL statement and lock timeouts, a deadline) to every
+     * transaction, on the connection {@code transactionManager} binds for {@code dataSource}.
+     *
      * @param gate               admits the operations
      * @param transactionManager runs the transactions
      * @param definition         isolation, read-only flag, timeout and name of the transactions; its
      *                           propagation must be {@code REQUIRED} (the gate guarantees there is no outer
      *                           transaction, so a new one always begins)
-     * @throws IllegalArgumentException for any other propagation
-     */
-    public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
-                            TransactionDefinition definition) {
-        this(gate, transactionManager, definition, TransactionTimeouts.NONE, null);
-    }
-
-    /**
-     * A template that also applies {@code timeouts} (PostgreSQL statement and lock timeouts, a deadline) to every
-     * transaction, on the connection {@code transactionManager} binds for {@code dataSource}.
-     *
-     * @param dataSource the data source whose connections the transactions use; required unless {@code timeouts}
-     *                   is {@link TransactionTimeouts#NONE}, and worth giving anyway: budget checks and the
-     *                   actuator endpoint read its pool
+     * @param timeouts           applied to every transaction; {@link TransactionTimeouts#NONE} for none
+     * @param dataSource         the data source whose connections the transactions use; required unless
+     *                           {@code timeouts} is {@link TransactionTimeouts#NONE}, and worth giving anyway: budget
+     *                           checks and the actuator endpoint read its pool
      * @throws IllegalArgumentException for a propagation other than {@code REQUIRED}, or timeouts without a data source
      */
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager,
@@ -116,7 +109,7 @@ public class BulkheadTemplate {
 
     /** A template whose transactions use the default definition (REQUIRED, default isolation). */
     public BulkheadTemplate(AdmissionGate gate, PlatformTransactionManager transactionManager) {
-        this(gate, transactionManager, new DefaultTransactionDefinition());
+        this(gate, transactionManager, new DefaultTransactionDefinition(), TransactionTimeouts.NONE, null);
     }
 
     /**

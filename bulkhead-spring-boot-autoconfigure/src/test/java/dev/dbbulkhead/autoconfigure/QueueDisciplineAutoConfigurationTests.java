@@ -259,7 +259,7 @@ class QueueDisciplineAutoConfigurationTests {
                 return context instanceof BulkheadObservationContext;
             }
         });
-        GateListener orders = new BulkheadObservations(registry).listener("orders");
+        GateListener orders = new BulkheadObservations(registry, null, null).listener("orders");
 
         orders.onWaitStarted("orders");
         orders.onShed("orders", 6_000_000L);

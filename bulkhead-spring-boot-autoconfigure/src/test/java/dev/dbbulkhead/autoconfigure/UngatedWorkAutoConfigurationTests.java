@@ -165,7 +165,7 @@ class UngatedWorkAutoConfigurationTests {
     @Test
     void aWatchedPoolsBeanOfTheApplicationsOwnReplacesTheAutoConfiguredOne() {
         WatchedPools own = new WatchedPools(new DetectionSettings(CallerRules.defaults(), false, 3, "own advice"),
-                true, UngatedConnectionListener.NONE);
+                true, UngatedConnectionListener.NONE, null);
         runner.withBean(WatchedPools.class, () -> own).run(context -> {
             assertThat(pools(context)).isSameAs(own);
             assertThat(own.detectors()).extracting(detector -> detector.settings().maxCallSites()).containsExactly(3);

@@ -11,6 +11,7 @@ import dev.dbbulkhead.gate.GateConfig;
 import dev.dbbulkhead.gate.RequestCommits;
 import dev.dbbulkhead.gate.WorkloadBinding;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
+import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
@@ -97,7 +98,7 @@ class PoolAdmissionSoakTests {
         config.setConnectionTimeout(5_000);
         try (HikariDataSource pool = new HikariDataSource(config)) {
             PoolAdmission admission = new PoolAdmission(gates::get, "other", WorkRules.none(),
-                    DeadlinePoolWait.atOnceFor(pool));
+                    DeadlinePoolWait.atOnceFor(pool), new JobRefusals(JobRefusals.Listener.NONE));
             UngatedConnectionDetector detector = new UngatedConnectionDetector("soak", DetectionSettings.defaults(),
                     UngatedConnectionListener.NONE);
             WatchedDataSource dataSource = new WatchedDataSource(pool, detector, DeadlinePoolWait.forPool(pool),

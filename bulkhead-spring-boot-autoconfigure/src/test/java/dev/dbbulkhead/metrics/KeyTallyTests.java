@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** The busiest keys of a workload, counted within a fixed size whatever keys arrive, and metered as capped. */
 class KeyTallyTests {
 
-    private final KeyTally tally = new KeyTally("tenants", 2);
+    private final KeyTally tally = new KeyTally("tenants", 2, null);
 
     @Test
     void theBusiestKeysAreCountedOnTheirOwnAndTheRestAsOther() {

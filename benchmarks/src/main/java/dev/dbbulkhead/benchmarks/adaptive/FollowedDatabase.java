@@ -35,7 +35,8 @@ final class FollowedDatabase implements AutoCloseable {
      */
     static FollowedDatabase start(DataSource signals, int serverCpus, List<SaturationLimits.Governed> governed) {
         System.Logger log = System.getLogger(SaturationLimits.class.getName());
-        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), governed, log);
+        SaturationLimits limits = new SaturationLimits(new SaturationPolicy(serverCpus), governed, log,
+                SaturationLimits.DEFAULT_RECOMMENDATION_WINDOW);
         DatabaseSampler sampler = new DatabaseSampler(signals, new PostgresSignals(), new SamplerSettings(
                 SamplerSettings.DEFAULT_INTERVAL, SamplerSettings.DEFAULT_QUERY_TIMEOUT, serverCpus), log);
         sampler.onEachSample(limits::onSample);

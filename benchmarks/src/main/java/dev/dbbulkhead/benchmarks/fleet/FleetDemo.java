@@ -5,6 +5,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.benchmarks.report.Charts;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
+import dev.dbbulkhead.fleet.FleetLog;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
@@ -215,9 +216,9 @@ public final class FleetDemo {
             if (coordinated) {
                 leasePool = new HikariDataSource(config(url, name + "-lease", 1));
                 member = new FleetMember(new PostgresFleetCoordinator(leasePool, "fleet_demo", budget),
-                        new FleetSettings(name + "-" + System.nanoTime(), 1, POOL_SIZE, 1, HEARTBEAT, LEASE_TTL),
+                        new FleetSettings(name + "-" + System.nanoTime(), 1, POOL_SIZE, 1, HEARTBEAT, LEASE_TTL, null),
                         List.of(new GateShares(List.of(ConcurrencyCeiling.of(gate))), new HikariPoolShare(pool)),
-                        scheduler);
+                        scheduler, FleetLog.systemLogger());
             } else {
                 leasePool = null;
                 member = null;

@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.fleet;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.fleet.FleetLog;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
@@ -74,7 +75,7 @@ public final class FleetSaturationMember {
                     FleetTotalPolicy.following(sampler), heartbeat);
             FleetMember member = new FleetMember(coordinator, settings,
                     List.of(new GateShares(List.of(ConcurrencyCeiling.of(gate))), new HikariPoolShare(pool)),
-                    scheduler);
+                    scheduler, FleetLog.systemLogger());
             // As the starter's membership joins: once the fleet has room for the floor, before any caller runs.
             member.startWithinBudget(settings.leaseTtl());
             AtomicBoolean running = new AtomicBoolean(true);

@@ -8,6 +8,7 @@ import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import dev.dbbulkhead.benchmarks.pathcost.ServerCpu;
 import dev.dbbulkhead.benchmarks.report.Environment;
 import dev.dbbulkhead.fleet.FleetCoordinator;
+import dev.dbbulkhead.fleet.FleetLog;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetNews;
 import dev.dbbulkhead.fleet.FleetSettings;
@@ -343,7 +344,7 @@ public final class FleetScaleRun {
             };
             ShareTarget anyShare = connections -> true;
             FleetMember member = new FleetMember(counted, new FleetSettings(name + "-" + System.nanoTime(), 1, DEMAND,
-                    1, HEARTBEAT, LEASE_TTL), List.of(anyShare), scheduler);
+                    1, HEARTBEAT, LEASE_TTL, null), List.of(anyShare), scheduler, FleetLog.systemLogger());
             member.start();
             return new Member(member, session);
         }

@@ -61,18 +61,6 @@ public final class PoolAdmission {
      * @param gates           the gate of each workload by name, or {@code null} for every one until the gates open;
      *                        asked on each admission, so it should be cheap
      * @param defaultWorkload the workload of a borrow nothing else classified
-     * @param rules           the rules read on the stack
-     * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
-     */
-    public PoolAdmission(Function<String, @Nullable AdmissionGate> gates, String defaultWorkload, WorkRules rules,
-                         ConnectionRequest nested) {
-        this(gates, defaultWorkload, rules, nested, new JobRefusals(JobRefusals.Listener.NONE));
-    }
-
-    /**
-     * @param gates           the gate of each workload by name, or {@code null} for every one until the gates open;
-     *                        asked on each admission, so it should be cheap
-     * @param defaultWorkload the workload of a borrow nothing else classified
      * @param rules           the rules read on the stack, and the schedulers' runners whose jobs are named
      * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
      * @param jobRefusals     where the refused runs of scheduled jobs are counted and first told; may be shared by

@@ -27,16 +27,7 @@ public final class WatchedDataSource extends DataSourceDecorator {
      * @param detector its record of borrows outside every gate
      */
     public WatchedDataSource(DataSource pool, UngatedConnectionDetector detector) {
-        this(pool, detector, ConnectionRequest.PLAIN);
-    }
-
-    /**
-     * @param pool     the pool the gates admit to
-     * @param detector its record of borrows outside every gate
-     * @param request  how the pool is asked for a connection once the watch has let the request pass
-     */
-    public WatchedDataSource(DataSource pool, UngatedConnectionDetector detector, ConnectionRequest request) {
-        this(pool, detector, request, null);
+        this(pool, detector, ConnectionRequest.PLAIN, null);
     }
 
     /**

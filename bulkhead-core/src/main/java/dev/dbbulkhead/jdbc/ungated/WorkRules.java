@@ -124,7 +124,7 @@ public final class WorkRules {
      * @param rules            in the order they are tried
      * @param schedulerRunners the classes whose frame runs a scheduled method (Spring's {@code ScheduledMethodRunnable})
      */
-    public WorkRules(Collection<Rule> rules, Collection<String> schedulerRunners) {
+    WorkRules(Collection<Rule> rules, Collection<String> schedulerRunners) {
         this(rules, Map.of(Kind.SCHEDULED, schedulerRunners), Steps.NONE);
     }
 

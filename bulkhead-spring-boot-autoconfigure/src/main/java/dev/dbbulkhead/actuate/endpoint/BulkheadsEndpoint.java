@@ -287,7 +287,7 @@ public class BulkheadsEndpoint {
         }
         Map<String, PoolAdmission> admissions = pools.admissions();
         if (admissions.isEmpty()) {
-            return new UngatedDescriptor(pools.mode(), described);
+            return new UngatedDescriptor(pools.mode(), described, null);
         }
         Map<String, Map<String, Long>> classified = new LinkedHashMap<>();
         admissions.forEach((pool, admission) -> classified.put(pool, admission.classified()));
@@ -320,19 +320,6 @@ public class BulkheadsEndpoint {
                                       @Nullable RequestDeadlineDescriptor requestDeadline,
                                       @Nullable DatabaseDescriptor database)
             implements OperationResponseBody {
-
-        /** An answer without the ungated, request deadline and database sections. */
-        public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
-                                   @Nullable FleetDescriptor fleet) {
-            this(workloads, budget, fleet, null, null, null);
-        }
-
-        /** An answer without the database section. */
-        public BulkheadsDescriptor(Map<String, WorkloadDescriptor> workloads, @Nullable BudgetDescriptor budget,
-                                   @Nullable FleetDescriptor fleet, @Nullable UngatedDescriptor ungated,
-                                   @Nullable RequestDeadlineDescriptor requestDeadline) {
-            this(workloads, budget, fleet, ungated, requestDeadline, null);
-        }
     }
 
     /**
@@ -490,14 +477,10 @@ public class BulkheadsEndpoint {
      *
      * @param mode  {@code warn}, {@code fail} (refused) or {@code off} (no pool watched)
      * @param pools each pool watched, by DataSource bean name
+     * @param admission admission where connections are taken; null when the pools are only watched
      */
     public record UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools,
                                     @Nullable AdmissionDescriptor admission) {
-
-        /** Pools only watched: no admission where connections are taken. */
-        public UngatedDescriptor(String mode, Map<String, UngatedPoolDescriptor> pools) {
-            this(mode, pools, null);
-        }
     }
 
     /**

@@ -183,14 +183,14 @@ public final class BulkheadFleetAutoConfiguration {
 
         /** Settings of these timings alone: for what they imply, the renewal's lock wait and timeout. */
         FleetSettings settings() {
-            return new FleetSettings("check", 1, 1, 1, heartbeat, leaseTtl);
+            return new FleetSettings("check", 1, 1, 1, heartbeat, leaseTtl, null);
         }
 
         static Timing of(Fleet fleet) {
             Duration heartbeat = ResolvedSettings.requireValid(PREFIX + "heartbeat", fleet.getHeartbeat(),
-                    value -> new FleetSettings("check", 1, 1, 1, value, value.multipliedBy(2)).heartbeat());
+                    value -> new FleetSettings("check", 1, 1, 1, value, value.multipliedBy(2), null).heartbeat());
             Duration leaseTtl = ResolvedSettings.requireValid(PREFIX + "lease-ttl", fleet.getLeaseTtl(),
-                    value -> new FleetSettings("check", 1, 1, 1, heartbeat, value).leaseTtl());
+                    value -> new FleetSettings("check", 1, 1, 1, heartbeat, value, null).leaseTtl());
             return new Timing(heartbeat, leaseTtl);
         }
     }
@@ -202,7 +202,7 @@ public final class BulkheadFleetAutoConfiguration {
         Duration heartbeat = timing.heartbeat();
         Duration leaseTtl = timing.leaseTtl();
         int weight = ResolvedSettings.requireValid(PREFIX + "weight", fleet.getWeight(),
-                value -> new FleetSettings("check", value, 1, 1, heartbeat, leaseTtl).weight());
+                value -> new FleetSettings("check", value, 1, 1, heartbeat, leaseTtl, null).weight());
         Integer floor = fleet.getFloor() != null ? fleet.getFloor() : Math.min(defaultFloor, demand);
         Integer budget = fleet.getConnectionBudget();
         return ResolvedSettings.requireValid(PREFIX + "floor", floor, value -> {

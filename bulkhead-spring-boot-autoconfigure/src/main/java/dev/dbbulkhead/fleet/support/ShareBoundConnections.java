@@ -2,6 +2,7 @@ package dev.dbbulkhead.fleet.support;
 
 import com.zaxxer.hikari.HikariDataSource;
 import com.zaxxer.hikari.HikariPoolMXBean;
+import dev.dbbulkhead.jdbc.ConnectionRequest;
 import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import dev.dbbulkhead.jdbc.side.PoolBoundDataSource;
 import java.sql.SQLException;
@@ -30,7 +31,7 @@ final class ShareBoundConnections extends DataSourceDecorator implements PoolBou
      * @param floor  the connections allowed until {@link #allowBy(IntSupplier)} hands the count to the member
      */
     ShareBoundConnections(DataSource driver, HikariDataSource pool, int floor) {
-        super(driver);
+        super(driver, ConnectionRequest.PLAIN);
         this.pool = Objects.requireNonNull(pool, "pool");
         this.allowance = () -> floor;
     }

@@ -35,15 +35,6 @@ public final class DatabaseSignalsSampling implements SmartLifecycle, AutoClosea
      * @param sampler  the sampler, not yet started
      * @param sessions where the sampler's session comes from, asked once more for the judgement of access
      * @param log      where findings are written
-     */
-    public DatabaseSignalsSampling(DatabaseSampler sampler, DataSource sessions, System.Logger log) {
-        this(sampler, sessions, log, null);
-    }
-
-    /**
-     * @param sampler  the sampler, not yet started
-     * @param sessions where the sampler's session comes from, asked once more for the judgement of access
-     * @param log      where findings are written
      * @param limits   the workloads whose B follows the signals, fed each sample; null for none
      */
     public DatabaseSignalsSampling(DatabaseSampler sampler, DataSource sessions, System.Logger log,

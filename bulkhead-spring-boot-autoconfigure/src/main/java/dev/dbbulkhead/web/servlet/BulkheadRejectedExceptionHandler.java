@@ -2,7 +2,6 @@ package dev.dbbulkhead.web.servlet;
 
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.transaction.DeadlineExceededException;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.http.HttpHeaders;
@@ -38,17 +37,6 @@ public class BulkheadRejectedExceptionHandler {
     private final RetryAfter defaultRetryAfter;
 
     /**
-     * A handler whose Retry-After is always the same for a workload, without jitter.
-     *
-     * @param retryAfterSecondsByWorkload the Retry-After of each configured workload, in whole seconds
-     * @param defaultRetryAfterSeconds    the Retry-After of any other workload
-     */
-    public BulkheadRejectedExceptionHandler(Map<String, Long> retryAfterSecondsByWorkload,
-                                            long defaultRetryAfterSeconds) {
-        this(withoutJitter(retryAfterSecondsByWorkload), new RetryAfter(defaultRetryAfterSeconds, 0));
-    }
-
-    /**
      * @param retryAfterByWorkload the Retry-After of each configured workload, and its jitter
      * @param defaultRetryAfter    the Retry-After of any other workload
      */
@@ -56,12 +44,6 @@ public class BulkheadRejectedExceptionHandler {
                                             RetryAfter defaultRetryAfter) {
         this.retryAfterByWorkload = Map.copyOf(retryAfterByWorkload);
         this.defaultRetryAfter = Objects.requireNonNull(defaultRetryAfter, "defaultRetryAfter");
-    }
-
-    private static Map<String, RetryAfter> withoutJitter(Map<String, Long> secondsByWorkload) {
-        Map<String, RetryAfter> byWorkload = new HashMap<>();
-        secondsByWorkload.forEach((workload, seconds) -> byWorkload.put(workload, new RetryAfter(seconds, 0)));
-        return byWorkload;
     }
 
     /** The 503 answer to {@code rejection}: status, {@code Retry-After} and the problem detail. */

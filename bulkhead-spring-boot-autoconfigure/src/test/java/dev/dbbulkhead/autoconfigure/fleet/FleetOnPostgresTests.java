@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.fleet.FleetCoordinator;
+import dev.dbbulkhead.fleet.FleetLog;
 import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.fleet.FleetSettings;
 import dev.dbbulkhead.fleet.GateShares;
@@ -235,8 +236,8 @@ class FleetOnPostgresTests {
                     PostgresFleetCoordinator.DEFAULT_TABLE, BUDGET);
             GateShares gateShares = new GateShares(gates.stream().map(ConcurrencyCeiling::of).toList());
             this.member = new FleetMember(coordinator,
-                    new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL),
-                    List.of(gateShares, new HikariPoolShare(pool)), scheduler);
+                    new FleetSettings(name, 1, POOL_SIZE, FLOOR, HEARTBEAT, LEASE_TTL, null),
+                    List.of(gateShares, new HikariPoolShare(pool)), scheduler, FleetLog.systemLogger());
         }
 
         void start() {

@@ -25,7 +25,7 @@ class WorkloadRulesFilterTests {
             rule("GET", "/owners/**", "browse"),
             rule(null, "/owners/**", "edit"),
             rule(null, "/api/**", "api")),
-            new BulkheadRejectionResponder(new BulkheadRejectedExceptionHandler(Map.of(), 1L),
+            new BulkheadRejectionResponder(new BulkheadRejectedExceptionHandler(Map.of(), new RetryAfter(1, 0)),
                     ContentNegotiationManager::new, List::of, request -> false));
 
     private static WorkloadRulesFilter.Rule rule(String method, String pattern, String workload) {

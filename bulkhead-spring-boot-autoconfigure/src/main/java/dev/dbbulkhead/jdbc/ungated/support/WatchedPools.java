@@ -36,15 +36,6 @@ public final class WatchedPools {
     private final Map<String, Watched> pools = new ConcurrentSkipListMap<>();
 
     /**
-     * @param settings how the detectors read, keep and answer a borrow outside every gate
-     * @param watching false to watch nothing: {@link #watch} then hands every pool back as it is
-     * @param listener told of each new call site of any pool
-     */
-    public WatchedPools(DetectionSettings settings, boolean watching, UngatedConnectionListener listener) {
-        this(settings, watching, listener, null);
-    }
-
-    /**
      * @param settings  how the detectors read, keep and answer a borrow that no workload's rule named
      * @param watching  false to watch nothing: {@link #watch} then hands every pool back as it is
      * @param listener  told of each new call site of any pool

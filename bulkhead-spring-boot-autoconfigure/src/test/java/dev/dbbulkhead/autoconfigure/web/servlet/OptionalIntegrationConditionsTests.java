@@ -10,6 +10,7 @@ import dev.dbbulkhead.autoconfigure.actuate.endpoint.BulkheadEndpointAutoConfigu
 import dev.dbbulkhead.web.servlet.BulkheadRejectedExceptionHandler;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionFilter;
 import dev.dbbulkhead.web.servlet.BulkheadRejectionResolver;
+import dev.dbbulkhead.web.servlet.RetryAfter;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -69,7 +70,8 @@ class OptionalIntegrationConditionsTests {
 
     @Test
     void theApplicationsOwnEndpointAndHandlerBeansWin() {
-        BulkheadRejectedExceptionHandler ownHandler = new BulkheadRejectedExceptionHandler(Map.of(), 7);
+        BulkheadRejectedExceptionHandler ownHandler =
+                new BulkheadRejectedExceptionHandler(Map.of(), new RetryAfter(7, 0));
         WorkloadTotals ownTotals = new WorkloadTotals();
         web.withBean(BulkheadRejectedExceptionHandler.class, () -> ownHandler)
                 .withBean(WorkloadTotals.class, () -> ownTotals)
