@@ -2,6 +2,8 @@ package dev.dbbulkhead.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.dbbulkhead.BulkheadRejectedException;
+import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.testing.Await;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,6 +84,29 @@ final class CallersInTurn {
             caller.leave();
         }
         callers.clear();
+    }
+
+    /** Lets every caller go, waits until each has ended, and checks that {@code gate} is idle, every place back. */
+    void leaveAllAndCheckIdle(AdmissionGate gate) throws InterruptedException {
+        leaveAll();
+        GateModelSteps.checkIdle(gate);
+    }
+
+    /**
+     * How the calling thread, asking as {@code as}, is refused by {@code gate}; {@code null} when it was admitted (its
+     * permit closed at once).
+     */
+    static RejectionReason refusal(AdmissionGate gate, OperationClass as) {
+        try (OperationClass.Scope bound = as.bind()) {
+            Permit permit;
+            try {
+                permit = gate.acquire();
+            } catch (BulkheadRejectedException refused) {
+                return refused.reason();
+            }
+            permit.close();
+            return null;
+        }
     }
 
     private QueuedCaller add(QueuedCaller caller) {

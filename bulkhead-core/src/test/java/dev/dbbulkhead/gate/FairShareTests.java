@@ -2,7 +2,6 @@ package dev.dbbulkhead.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.testing.Await;
 import java.time.Duration;
@@ -37,7 +36,7 @@ class FairShareTests {
 
         assertThat(gate.active()).isEqualTo(4);
         assertThat(gate.waiting()).isEqualTo(4);
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -52,7 +51,7 @@ class FairShareTests {
         turns.serveOneByOne(4);
 
         assertThat(turns.served()).containsExactly("noisy-0", "noisy-1", "quiet-0", "noisy-2", "noisy-3");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -70,7 +69,7 @@ class FairShareTests {
 
         assertThat(turns.served().subList(1, 9)).containsExactly("noisy-0", "quiet-0", "noisy-1", "noisy-2", "noisy-3",
                 "quiet-1", "noisy-4", "noisy-5");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -86,11 +85,11 @@ class FairShareTests {
         assertThat(turns.caller("noisy-3").outcome()).isEqualTo(RejectionReason.OVER_FAIR_SHARE.name());
         Await.until("quiet-0 queued", () -> gate.queueLength() == 2);
         assertThat(gate.availableAdmissionPermits()).as("B + Q exactly: the quiet key took the place").isZero();
-        assertThat(refusal(gate, NOISY)).as("a newcomer of the noisy key comes after every waiter")
+        assertThat(CallersInTurn.refusal(gate, NOISY)).as("a newcomer of the noisy key comes after every waiter")
                 .isEqualTo(RejectionReason.ADMISSION_FULL);
         turns.serveOneByOne(2);
         assertThat(turns.served()).containsExactly("noisy-0", "noisy-1", "noisy-2", "quiet-0");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -106,7 +105,7 @@ class FairShareTests {
         turns.serveOneByOne(5);
 
         assertThat(turns.served()).containsExactly("keyless-0", "keyless-1", "quiet-0", "keyless-2", "quiet-1", "keyless-3");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -124,7 +123,7 @@ class FairShareTests {
         turns.serveOneByOne(5);
 
         assertThat(turns.served()).containsExactly("first", "quiet-1", "keyless-0", "keyless-1", "quiet-2", "keyless-2");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -133,12 +132,13 @@ class FairShareTests {
                 .queueWait(Duration.ZERO).admissionRules(AdmissionRules.builder().fairShares(true).build()).build());
         turns.run(gate, "noisy-0", NOISY);
 
-        assertThat(refusal(gate, QUIET)).as("admitted to wait, no wait allowed").isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+        assertThat(CallersInTurn.refusal(gate, QUIET)).as("admitted to wait, no wait allowed")
+                .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
         Thread.currentThread().interrupt();
-        assertThat(refusal(gate, QUIET)).isEqualTo(RejectionReason.INTERRUPTED);
+        assertThat(CallersInTurn.refusal(gate, QUIET)).isEqualTo(RejectionReason.INTERRUPTED);
         assertThat(Thread.interrupted()).isTrue();
 
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -151,7 +151,7 @@ class FairShareTests {
 
         for (int i = 0; i < 1_000_000; i++) {
             // Each key queues behind the holder and leaves at once, unserved: its flow used nothing.
-            assertThat(refusal(gate, OperationClass.of(Criticality.DEFAULT, "flood-" + i)))
+            assertThat(CallersInTurn.refusal(gate, OperationClass.of(Criticality.DEFAULT, "flood-" + i)))
                     .isEqualTo(RejectionReason.QUEUE_TIMEOUT);
             if (i % 1_000 == 0) {
                 assertThat(gate.flowsKnown()).isLessThanOrEqualTo(keySlots);
@@ -159,30 +159,12 @@ class FairShareTests {
         }
 
         assertThat(gate.flowsKnown()).isZero();
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     private static AdmissionGate sharedGate(int maxConcurrent, int maxQueued, Map<String, Integer> weights) {
         return new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(maxQueued)
                 .queueWait(Duration.ofMinutes(1))
                 .admissionRules(AdmissionRules.builder().fairShares(true).keyWeights(weights).build()).build());
-    }
-
-    private static RejectionReason refusal(AdmissionGate gate, OperationClass as) {
-        try (OperationClass.Scope bound = as.bind()) {
-            Permit permit;
-            try {
-                permit = gate.acquire();
-            } catch (BulkheadRejectedException refused) {
-                return refused.reason();
-            }
-            permit.close();
-            return null;
-        }
-    }
-
-    private void leaveAll(AdmissionGate gate) throws InterruptedException {
-        turns.leaveAll();
-        GateModelSteps.checkIdle(gate);
     }
 }

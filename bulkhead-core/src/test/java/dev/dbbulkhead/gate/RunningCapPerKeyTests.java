@@ -2,7 +2,6 @@ package dev.dbbulkhead.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.testing.Await;
 import java.time.Duration;
@@ -37,7 +36,7 @@ class RunningCapPerKeyTests {
         turns.caller("acme-0").leave();
         Await.until("acme-1 runs", () -> turns.served().contains("acme-1"));
         assertThat(turns.served()).containsExactly("acme-0", "globex-0", "acme-1");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -61,7 +60,7 @@ class RunningCapPerKeyTests {
         turns.caller("acme-0").leave();
         Await.until("the next served", () -> turns.served().size() == 5);
         assertThat(turns.served().get(4)).isEqualTo("acme-1");
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -77,7 +76,7 @@ class RunningCapPerKeyTests {
 
         assertThat(gate.active()).isEqualTo(2);
         assertThat(gate.queueLength()).as("acme-1 still waits for acme-0").isEqualTo(1);
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -85,10 +84,10 @@ class RunningCapPerKeyTests {
         AdmissionGate gate = cappedGate(4, 4, 1, Duration.ZERO);
         turns.run(gate, "acme-0", ACME);
 
-        assertThat(refusal(gate, ACME)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
-        assertThat(refusal(gate, GLOBEX)).as("admitted, ran and released").isNull();
+        assertThat(CallersInTurn.refusal(gate, ACME)).isEqualTo(RejectionReason.QUEUE_TIMEOUT);
+        assertThat(CallersInTurn.refusal(gate, GLOBEX)).as("admitted, ran and released").isNull();
         assertThat(gate.active()).isEqualTo(1);
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
         assertThat(gate.flowsKnown()).as("no flow left counted as running").isZero();
     }
 
@@ -104,7 +103,7 @@ class RunningCapPerKeyTests {
         assertThat(gate.active()).isEqualTo(4);
         turns.caller("acme-1").leave();
         Await.until("acme-2 runs", () -> turns.served().contains("acme-2"));
-        leaveAll(gate);
+        turns.leaveAllAndCheckIdle(gate);
     }
 
     @Test
@@ -125,7 +124,7 @@ class RunningCapPerKeyTests {
 
         turns.caller("acme-0").leave();
         Await.until("acme-1 runs", () -> turns.served().contains("acme-1"));
-        leaveAll(borrower);
+        turns.leaveAllAndCheckIdle(borrower);
         assertThat(pool.inUse()).as("every ledger place back").isZero();
         assertThat(lender.active()).isZero();
     }
@@ -134,23 +133,5 @@ class RunningCapPerKeyTests {
         return new AdmissionGate("tenants", GateConfig.builder().maxConcurrent(maxConcurrent).maxQueued(maxQueued)
                 .queueWait(queueWait)
                 .admissionRules(AdmissionRules.builder().fairShares(true).maxRunningPerKey(cap).build()).build());
-    }
-
-    private static RejectionReason refusal(AdmissionGate gate, OperationClass as) {
-        try (OperationClass.Scope bound = as.bind()) {
-            Permit permit;
-            try {
-                permit = gate.acquire();
-            } catch (BulkheadRejectedException refused) {
-                return refused.reason();
-            }
-            permit.close();
-            return null;
-        }
-    }
-
-    private void leaveAll(AdmissionGate gate) throws InterruptedException {
-        turns.leaveAll();
-        GateModelSteps.checkIdle(gate);
     }
 }

@@ -3,7 +3,6 @@ package dev.dbbulkhead.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.actuate.endpoint.BulkheadsEndpoint;
@@ -15,22 +14,16 @@ import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * Lending between two workloads of one DataSource on real PostgreSQL: {@code orders} (B = 2) lends, {@code reports}
@@ -51,7 +44,7 @@ class LendingApplicationTests {
                     "db.bulkhead.workloads.reports.max-concurrent=1",
                     "db.bulkhead.workloads.reports.lending.borrow=2");
 
-    private final List<Holder> holders = new ArrayList<>();
+    private final List<HeldTransaction> holders = new ArrayList<>();
 
     @Test
     void whileTheLenderIsIdleTheBorrowerRunsItsBAndItsCeilingAtOnceAndNeverMore() {
@@ -88,8 +81,8 @@ class LendingApplicationTests {
                 BulkheadTemplate reports = template(context, "reports");
                 BulkheadTemplate orders = template(context, "orders");
                 hold(reports, 3);
-                Holder firstOwner = start(orders);
-                Holder secondOwner = start(orders);
+                HeldTransaction firstOwner = start(orders);
+                HeldTransaction secondOwner = start(orders);
                 while (!(pool(context).reclaiming() && orders.gate().active() == 2)) {
                     Thread.onSpinWait();
                 }
@@ -156,22 +149,22 @@ class LendingApplicationTests {
         }
     }
 
-    private Holder start(BulkheadTemplate template) {
-        Holder holder = new Holder(template);
+    private HeldTransaction start(BulkheadTemplate template) {
+        HeldTransaction holder = new HeldTransaction(template, null);
         holders.add(holder);
         return holder;
     }
 
     private void releaseAll() throws Exception {
-        for (Holder holder : holders) {
+        for (HeldTransaction holder : holders) {
             holder.release();
         }
-        for (Holder holder : holders) {
+        for (HeldTransaction holder : holders) {
             holder.ended.get(30, TimeUnit.SECONDS);
         }
     }
 
-    private static void awaitOneOf(Holder first, Holder second) {
+    private static void awaitOneOf(HeldTransaction first, HeldTransaction second) {
         while (!first.running.isDone() && !second.running.isDone()) {
             Thread.onSpinWait();
         }
@@ -192,69 +185,7 @@ class LendingApplicationTests {
                 () -> template.executeWithoutResult(status -> { })).reason();
     }
 
-    /**
-     * The pool's sessions inside an open transaction, as every operation here holds one, counted by the server and,
-     * for agreement, by HikariCP; read from a connection of the test's own, outside the pool. (Sessions the pool opens
-     * meanwhile run their set-up statements outside a transaction, so they are not counted.)
-     */
     private static int busySessions(AssertableApplicationContext context) throws SQLException {
-        int server;
-        try (Connection outside = SharedDatabase.DATABASE.connect();
-             PreparedStatement count = outside.prepareStatement("SELECT count(*) FROM pg_stat_activity"
-                     + " WHERE application_name = ? AND state = 'idle in transaction'")) {
-            count.setString(1, APPLICATION_NAME);
-            try (ResultSet result = count.executeQuery()) {
-                result.next();
-                server = result.getInt(1);
-            }
-        }
-        int hikari = context.getBean(HikariDataSource.class).getHikariPoolMXBean().getActiveConnections();
-        assertThat(server).as("busy sessions seen by the server and by HikariCP").isEqualTo(hikari);
-        return hikari;
-    }
-
-    /** An operation of a workload on a thread of its own: it runs a query, then holds its transaction until released. */
-    private static final class Holder {
-
-        private final CompletableFuture<String> running = new CompletableFuture<>();
-        private final CountDownLatch release = new CountDownLatch(1);
-        private final CompletableFuture<String> ended = new CompletableFuture<>();
-
-        Holder(BulkheadTemplate template) {
-            Thread.ofVirtual().start(() -> {
-                try {
-                    template.executeWithoutResult(status -> {
-                        new JdbcTemplate(template.dataSource().orElseThrow()).queryForObject("SELECT 1",
-                                Integer.class);
-                        running.complete("running");
-                        try {
-                            release.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                    });
-                    ended.complete("committed");
-                } catch (RuntimeException | Error refused) {
-                    ended.complete(refused.toString());
-                    running.complete("ended before running: " + refused);
-                }
-            });
-        }
-
-        boolean decided() {
-            return running.isDone();
-        }
-
-        /** Returns once the operation runs; fails at once when it was refused instead. */
-        void awaitRunning() throws Exception {
-            String state = running.get(30, TimeUnit.SECONDS);
-            if (!state.equals("running")) {
-                throw new AssertionError("not admitted: " + state);
-            }
-        }
-
-        void release() {
-            release.countDown();
-        }
+        return HeldTransaction.busySessions(context, APPLICATION_NAME);
     }
 }
