@@ -85,18 +85,14 @@ public class AdmissionGateRunningCapModelCheckTests {
                     "refused as " + reason);
             return;
         }
-        try {
+        GateModelSteps.runThenCloseTwice(permit, () -> {
             int runningNow = running.incrementAndGet();
             check(runningNow <= MAX_CONCURRENT, "running " + runningNow + " > B " + MAX_CONCURRENT);
             int ofKey = runningByKey.incrementAndGet(key);
             check(ofKey <= CAP, "key " + key + " runs " + ofKey + " > its cap " + CAP);
             runningByKey.decrementAndGet(key);
             running.decrementAndGet();
-        } finally {
-            permit.close();
-            permit.close();
-        }
-        check(permit.isReleased(), "permit not released after close");
+        });
     }
 
     @Validate
