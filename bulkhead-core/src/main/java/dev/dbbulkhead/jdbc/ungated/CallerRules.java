@@ -3,10 +3,9 @@ package dev.dbbulkhead.jdbc.ungated;
 import dev.dbbulkhead.jdbc.DataSourceDecorator;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,6 +21,40 @@ public final class CallerRules {
 
     /** How deep a borrow's stack is read; a framework's stack down to the application is far shallower. */
     public static final int MAX_FRAMES = 256;
+
+    /** The step between the depths the {@link #WALKERS} expect. */
+    private static final int DEPTH_STEP = 8;
+
+    /**
+     * Walkers of a borrow's stack that expect 8, 16, 24, … {@link #MAX_FRAMES} frames. The JDK makes every frame of a
+     * batch up front: without an estimate it fetches 8 frames, then 16, then 32, each batch a call into the VM with its
+     * frames made anew; with one too large it makes frames nobody reads. A borrow's stack runs to some twenty frames
+     * under a bare transaction and past a hundred in a web request, and is about as deep from one borrow to the next.
+     */
+    private static final StackWalker[] WALKERS = new StackWalker[MAX_FRAMES / DEPTH_STEP];
+
+    static {
+        for (int i = 0; i < WALKERS.length; i++) {
+            WALKERS[i] = StackWalker.getInstance(Set.of(), DEPTH_STEP * (i + 1));
+        }
+    }
+
+    /** How deep the last stack walked was, the estimate for the next: unordered, as a stale one only sizes a batch. */
+    private static int lastDepth = 32;
+
+    /** The current thread's stack from its caller down, nearest frame first, at most {@link #MAX_FRAMES} of it. */
+    static List<StackWalker.StackFrame> stack() {
+        // The walker that expects the last depth and a few frames more (the walk's own, which the JDK passes over).
+        int walker = Math.min(WALKERS.length - 1, (lastDepth + 3) / DEPTH_STEP);
+        // Into a list of the size expected: a stream's own collecting grows buffers and copies them.
+        List<StackWalker.StackFrame> frames = new ArrayList<>(DEPTH_STEP * (walker + 1));
+        WALKERS[walker].walk(stack -> {
+            stack.limit(MAX_FRAMES).forEach(frames::add);
+            return frames;
+        });
+        lastDepth = frames.size();
+        return frames;
+    }
 
     /**
      * The JDK (reflection included) and the test runners that call a test's code: never a call site, not even inside
@@ -215,25 +248,25 @@ public final class CallerRules {
      *         application's packages; else, as a guess, the nearest frame of no known library, or failing that the
      *         nearest frame outside the JDK and the test runners
      */
-    Verdict judge(Stream<StackWalker.StackFrame> frames) {
+    Verdict judge(List<StackWalker.StackFrame> frames) {
         StackWalker.StackFrame nearest = null;
         StackWalker.StackFrame unknownCode = null;
-        CallSite application = null;
-        for (Iterator<StackWalker.StackFrame> it = frames.limit(MAX_FRAMES).iterator(); it.hasNext(); ) {
-            StackWalker.StackFrame frame = it.next();
+        StackWalker.StackFrame application = null;
+        for (int i = 0, depth = Math.min(frames.size(), MAX_FRAMES); i < depth; i++) {
+            StackWalker.StackFrame frame = frames.get(i);
             Role role = roles.of(frame.getClassName());
             if (role.kind() == Role.Kind.DETECTOR) {
                 continue;
             }
             if (role.kind() == Role.Kind.RECOGNISED) {
-                return new Verdict(role.recognisedBy(), null);
+                return new Verdict(role.recognisedBy(), (CallSite) null);
             }
             // Read on past the application's frame: a recognised caller may have called it.
             if (application != null || role.kind() == Role.Kind.PASSED_OVER) {
                 continue;
             }
             if (role.kind() == Role.Kind.APPLICATION) {
-                application = CallSite.of(frame, true);
+                application = frame;
                 continue;
             }
             if (unknownCode == null && role.kind() == Role.Kind.UNKNOWN_CODE) {
@@ -244,10 +277,10 @@ public final class CallerRules {
             }
         }
         if (application != null) {
-            return new Verdict(null, application);
+            return new Verdict(application, true);
         }
         StackWalker.StackFrame guess = unknownCode != null ? unknownCode : nearest;
-        return new Verdict(null, guess == null ? UNKNOWN : CallSite.of(guess, false));
+        return guess == null ? new Verdict(null, UNKNOWN) : new Verdict(guess, false);
     }
 
     /**
@@ -305,11 +338,59 @@ public final class CallerRules {
     }
 
     /**
-     * What a borrow's stack showed.
-     *
-     * @param recognisedBy the recognised caller's rule; null when none was found
-     * @param site         the call site to report; null when recognised
+     * What a borrow's stack showed: the recognised caller's rule, or the call site to report. A site read from a frame
+     * is resolved to its file and line only when asked ({@link #site()}): that asks the JDK for the frame's whole
+     * stack-trace element, which a borrow from a site already counted does without, going by {@link #key()}.
      */
-    record Verdict(@Nullable String recognisedBy, @Nullable CallSite site) {
+    static final class Verdict {
+
+        private final @Nullable String recognisedBy;
+        private final StackWalker.@Nullable StackFrame frame;
+        private final boolean application;
+        private @Nullable CallSite site;
+
+        /**
+         * @param recognisedBy the recognised caller's rule; null when none was found
+         * @param site         the call site to report; null when recognised
+         */
+        Verdict(@Nullable String recognisedBy, @Nullable CallSite site) {
+            this.recognisedBy = recognisedBy;
+            this.frame = null;
+            this.application = site != null && site.application();
+            this.site = site;
+        }
+
+        private Verdict(StackWalker.StackFrame frame, boolean application) {
+            this.recognisedBy = null;
+            this.frame = frame;
+            this.application = application;
+        }
+
+        /** The recognised caller's rule; null when none was found. */
+        @Nullable String recognisedBy() {
+            return recognisedBy;
+        }
+
+        /** The call site to report; null when recognised. */
+        @Nullable CallSite site() {
+            if (site == null && frame != null) {
+                site = CallSite.of(frame, application);
+            }
+            return site;
+        }
+
+        /**
+         * What tells the call site apart from every other without resolving it: the frame's class, method and byte-code
+         * index, each as the JDK already holds it (the class's name and the method's are kept strings, their hashes
+         * computed once); several keys may stand for one site, one per call on its line. The site itself when it was
+         * given resolved; null when recognised.
+         */
+        @Nullable Object key() {
+            return frame == null ? site
+                    : new FrameKey(frame.getClassName(), frame.getMethodName(), frame.getByteCodeIndex(), application);
+        }
+
+        private record FrameKey(String className, String methodName, int byteCodeIndex, boolean application) {
+        }
     }
 }

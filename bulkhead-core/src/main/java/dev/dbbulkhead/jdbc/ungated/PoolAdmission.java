@@ -41,7 +41,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PoolAdmission {
 
-    private static final StackWalker STACK = StackWalker.getInstance();
     private static final WorkRules.Classified UNCLASSIFIED = new WorkRules.Classified(-1, null);
 
     private final Function<String, @Nullable AdmissionGate> gates;
@@ -123,20 +122,19 @@ public final class PoolAdmission {
             return openGate(bound).acquireAtBorrow();
         }
         // One walk of the stack serves the rules and, when none matches, the call site the default reports.
-        List<StackWalker.StackFrame> frames = STACK.walk(stack -> stack.limit(CallerRules.MAX_FRAMES).toList());
-        WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : rules.classify(frames.stream());
+        List<StackWalker.StackFrame> frames = CallerRules.stack();
+        WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : rules.classify(frames);
         if (classified.rule() >= 0) {
             byRule[classified.rule()].increment();
             return admit(rules.rules().get(classified.rule()).workload(), classified.job());
         }
-        CallerRules.Verdict verdict = detector.settings().rules().judge(frames.stream());
-        if (verdict.site() == null) {
-            detector.recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
+        CallerRules.Verdict verdict = detector.settings().rules().judge(frames);
+        if (verdict.recognisedBy() != null) {
+            detector.recognisedBy(verdict.recognisedBy());
             return null;
         }
         byDefault.increment();
-        detector.caughtByDefault(verdict, defaultWorkload,
-                rules.executorOf(Thread.currentThread().getName()));
+        detector.caughtByDefault(verdict, defaultWorkload, rules);
         return admit(defaultWorkload, classified.job());
     }
 

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,13 +21,18 @@ import org.jspecify.annotations.Nullable;
  */
 public final class UngatedConnectionDetector {
 
-    private static final StackWalker STACK = StackWalker.getInstance();
-
     private final String pool;
     private final DetectionSettings settings;
     private final UngatedConnectionListener listener;
     private final LongAdder connections = new LongAdder();
     private final Map<CallSite, LongAdder> callSites = new ConcurrentHashMap<>();
+    /**
+     * The count of each kept site by the key of a frame that borrowed from it ({@link CallerRules.Verdict#key()}): a
+     * borrow from a site already counted finds its count here without resolving the site's file and line. At most
+     * {@link DetectionSettings#maxCallSites()} keys; a borrow whose key finds no room is counted by its site.
+     */
+    private final Map<Object, LongAdder> countsByFrame = new ConcurrentHashMap<>();
+    private final AtomicInteger framesKept = new AtomicInteger();
     /** Places taken in {@link #callSites}, reserved before an insert so that the map never grows past the cap. */
     private final AtomicInteger places = new AtomicInteger();
     private final LongAdder otherCallSites = new LongAdder();
@@ -57,7 +62,7 @@ public final class UngatedConnectionDetector {
             recognisedBy(UngatedWork.RULE);
             return;
         }
-        record(STACK.walk(settings.rules()::judge));
+        record(settings.rules().judge(CallerRules.stack()));
     }
 
     /**
@@ -66,12 +71,11 @@ public final class UngatedConnectionDetector {
      * @throws UngatedConnectionException when the settings refuse such borrows and the caller is not recognised
      */
     void record(CallerRules.Verdict verdict) throws UngatedConnectionException {
-        CallSite site = verdict.site();
-        if (site == null) {
-            recognisedBy(Objects.requireNonNull(verdict.recognisedBy(), "the rule"));
+        if (verdict.recognisedBy() != null) {
+            recognisedBy(verdict.recognisedBy());
             return;
         }
-        record(site, () -> settings.describe(pool, site));
+        record(verdict, site -> settings.describe(pool, site));
     }
 
     /**
@@ -81,22 +85,36 @@ public final class UngatedConnectionDetector {
      *
      * @throws UngatedConnectionException when the settings refuse such borrows
      */
-    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload, @Nullable String executor)
+    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload, WorkRules rules)
             throws UngatedConnectionException {
-        CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
         Thread thread = Thread.currentThread();
-        record(site, () -> settings.describeCaughtByDefault(pool, site, defaultWorkload, thread, executor));
+        record(verdict, site -> settings.describeCaughtByDefault(pool, site, defaultWorkload, thread,
+                rules.executorOf(thread.getName())));
     }
 
     /**
-     * Counts a borrow of {@code site}; describes it — only for its first borrow, or to refuse it — with
-     * {@code description}, which formats a message: the steady borrow of a known site pays for none.
+     * Counts a borrow of {@code verdict}'s call site; describes it — only for its first borrow, or to refuse it — with
+     * {@code description}, which formats a message: the steady borrow of a known site pays for none, nor for
+     * resolving the site.
      */
-    private void record(CallSite site, Supplier<String> description) throws UngatedConnectionException {
+    private void record(CallerRules.Verdict verdict, Function<CallSite, String> description)
+            throws UngatedConnectionException {
         connections.increment();
-        boolean first = counted(site);
+        Object key = Objects.requireNonNull(verdict.key(), "the call site");
+        LongAdder known = settings.refuse() ? null : countsByFrame.get(key);
+        if (known != null) {
+            known.increment();
+            return;
+        }
+        CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
+        Counted counted = counted(site);
+        if (counted.count() != null && !settings.refuse() && reservePlace(framesKept)
+                && countsByFrame.putIfAbsent(key, counted.count()) != null) {
+            framesKept.decrementAndGet();
+        }
+        boolean first = counted.first();
         if (first || settings.refuse()) {
-            String described = description.get();
+            String described = description.apply(site);
             if (first) {
                 listener.newCallSite(pool, site, described, settings.refuse());
             }
@@ -110,19 +128,26 @@ public final class UngatedConnectionDetector {
         recognised.computeIfAbsent(rule, any -> new LongAdder()).increment();
     }
 
-    /** Counts one borrow of {@code site}; returns whether it is the site's first. */
-    private boolean counted(CallSite site) {
+    /**
+     * A borrow counted: the count of its site, or null when counted among the other sites; and whether it was the
+     * site's first.
+     */
+    private record Counted(@Nullable LongAdder count, boolean first) {
+    }
+
+    /** Counts one borrow of {@code site}. */
+    private Counted counted(CallSite site) {
         LongAdder known = callSites.get(site);
         if (known != null) {
             known.increment();
-            return false;
+            return new Counted(known, false);
         }
-        if (!reservePlace()) {
+        if (!reservePlace(places)) {
             otherCallSites.increment();
             if (fullReported.compareAndSet(false, true)) {
                 listener.callSitesFull(pool, settings.maxCallSites());
             }
-            return false;
+            return new Counted(null, false);
         }
         LongAdder first = new LongAdder();
         first.increment();
@@ -131,12 +156,16 @@ public final class UngatedConnectionDetector {
             // Another thread inserted the same site meanwhile: its place serves both.
             places.decrementAndGet();
             raced.increment();
-            return false;
+            return new Counted(raced, false);
         }
-        return true;
+        return new Counted(first, true);
     }
 
-    private boolean reservePlace() {
+    /**
+     * Takes one of the {@link DetectionSettings#maxCallSites()} places that {@code places} counts; false when none is
+     * left.
+     */
+    private boolean reservePlace(AtomicInteger places) {
         int taken;
         do {
             taken = places.get();

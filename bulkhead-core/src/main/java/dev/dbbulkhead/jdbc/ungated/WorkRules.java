@@ -2,11 +2,9 @@ package dev.dbbulkhead.jdbc.ungated;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -261,13 +259,13 @@ public final class WorkRules {
      *
      * @return the first rule that matches and the run the borrow is part of
      */
-    Classified classify(Stream<StackWalker.StackFrame> frames) {
+    Classified classify(List<StackWalker.StackFrame> frames) {
         List<String> callers = new ArrayList<>();
         Run run = null;
         StackWalker.StackFrame nearestToRunner = null;
         String nearestClass = null;
-        for (Iterator<StackWalker.StackFrame> it = frames.limit(CallerRules.MAX_FRAMES).iterator(); it.hasNext(); ) {
-            StackWalker.StackFrame frame = it.next();
+        for (int i = 0, depth = Math.min(frames.size(), CallerRules.MAX_FRAMES); i < depth; i++) {
+            StackWalker.StackFrame frame = frames.get(i);
             String className = frame.getClassName();
             Kind runner = runners.get(className);
             if (runner != null) {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CallerRulesTests {
 
     private static CallerRules.Verdict judge(CallerRules rules, String... classNames) {
-        return rules.judge(Arrays.stream(classNames).map(Frame::new));
+        return rules.judge(Arrays.stream(classNames).<StackWalker.StackFrame>map(Frame::new).toList());
     }
 
     private static CallerRules.Verdict judge(String... classNames) {

@@ -141,6 +141,48 @@ class UngatedConnectionDetectorTests {
                 .containsExactlyInAnyOrder("borrowFromSiteA", "borrowFromSiteB");
     }
 
+    private static void borrowTwiceOnOneLine(WatchedDataSource dataSource) throws SQLException {
+        try (Connection first = dataSource.getConnection(); Connection second = dataSource.getConnection()) {
+            assertThat(first.isValid(1) && second.isValid(1)).isTrue();
+        }
+    }
+
+    @Test
+    void twoBorrowsOnOneLineAreOneCallSiteAndASiteBorrowingAgainIsCountedUnderTheSameSite() throws SQLException {
+        WatchedDataSource dataSource = watched();
+
+        for (int i = 0; i < 3; i++) {
+            borrowTwiceOnOneLine(dataSource);
+            borrowFromSiteA(dataSource);
+        }
+
+        UngatedConnectionReport report = dataSource.detector().report();
+        assertThat(report.connections()).isEqualTo(9);
+        assertThat(report.callSites()).extracting(count -> count.site().methodName() + "=" + count.connections())
+                .containsExactly("borrowTwiceOnOneLine=6", "borrowFromSiteA=3");
+        assertThat(sightings.newSites).extracting(CallSite::methodName)
+                .containsExactlyInAnyOrder("borrowTwiceOnOneLine", "borrowFromSiteA");
+    }
+
+    @Test
+    void aSitePastTheCapIsCountedAmongTheOthersEveryTimeItBorrowsWhileTheKeptSiteGoesOnBeingCounted()
+            throws SQLException {
+        WatchedDataSource dataSource = watched(new DetectionSettings(RULES, false, 1,
+                DetectionSettings.PLAIN_JDBC_ADVICE));
+
+        for (int i = 0; i < 3; i++) {
+            borrowFromSiteA(dataSource);
+            borrowFromSiteB(dataSource);
+        }
+
+        UngatedConnectionReport report = dataSource.detector().report();
+        assertThat(report.connections()).isEqualTo(6);
+        assertThat(report.callSites()).extracting(count -> count.site().methodName() + "=" + count.connections())
+                .containsExactly("borrowFromSiteA=3");
+        assertThat(report.otherCallSites()).isEqualTo(3);
+        assertThat(sightings.newSites).extracting(CallSite::methodName).containsExactly("borrowFromSiteA");
+    }
+
     @Test
     void aRecognisedCallerIsCountedUnderItsRuleNeitherReportedNorRefusedEvenWhenItCallsTheBorrowingCode()
             throws SQLException {

@@ -14,8 +14,6 @@ import org.junit.jupiter.api.Test;
  */
 class WorkRulesTests {
 
-    private static final StackWalker STACK = StackWalker.getInstance();
-
     private static final WorkRules.Rule REPORTS = new WorkRules.Rule(WorkRules.Kind.CALLER,
             WorkRulesTests.class.getName(), "reports");
     private static final WorkRules.Rule JOBS = new WorkRules.Rule(WorkRules.Kind.SCHEDULED, WorkRules.ANY, "jobs");
@@ -53,10 +51,10 @@ class WorkRulesTests {
     @Test
     void aScheduledRuleMatchesTheMethodTheSchedulersRunnerCalls() throws Exception {
         WorkRules rules = rules(NIGHTLY, JOBS);
-        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(rules::classify).rule()), "archive"))
+        assertThat(Runner.run(new NightlyJob(() -> rules.classify(CallerRules.stack()).rule()), "archive"))
                 .as("the nightly job's own rule, first in order").isZero();
         WorkRules anyFirst = rules(JOBS, NIGHTLY);
-        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(anyFirst::classify).rule()), "archive")).isZero();
+        assertThat(Runner.run(new NightlyJob(() -> anyFirst.classify(CallerRules.stack()).rule()), "archive")).isZero();
     }
 
     @Test
@@ -64,7 +62,7 @@ class WorkRulesTests {
         WorkRules rules = rules(JOBS);
         List<String> jobs = new java.util.ArrayList<>();
         Runner.run(new NightlyJob(() -> {
-            WorkRules.Classified classified = STACK.walk(rules::classify);
+            WorkRules.Classified classified = rules.classify(CallerRules.stack());
             jobs.add(classified.job());
             return classified.rule();
         }), "archive");
@@ -78,7 +76,7 @@ class WorkRulesTests {
                 java.util.Map.of(WorkRules.Kind.LISTENER, List.of(Runner.class.getName())), WorkRules.Steps.NONE);
         List<WorkRules.Classified> seen = new java.util.ArrayList<>();
         Runner.run(new NightlyJob(() -> {
-            seen.add(STACK.walk(rules::classify));
+            seen.add(rules.classify(CallerRules.stack()));
             return 0;
         }), "archive");
         assertThat(seen).containsExactly(new WorkRules.Classified(1,
@@ -105,15 +103,15 @@ class WorkRulesTests {
     @Test
     void withoutASchedulersRunnerOnTheStackNoScheduledRuleMatches() {
         WorkRules rules = rules(JOBS);
-        assertThat(new NightlyJob(() -> STACK.walk(rules::classify).rule()).archive()).isEqualTo(-1);
+        assertThat(new NightlyJob(() -> rules.classify(CallerRules.stack()).rule()).archive()).isEqualTo(-1);
     }
 
     @Test
     void theFirstRuleInTheirOrderDecidesWhenSeveralMatch() throws Exception {
         WorkRules callerFirst = rules(REPORTS, JOBS);
-        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(callerFirst::classify).rule()), "archive")).isZero();
+        assertThat(Runner.run(new NightlyJob(() -> callerFirst.classify(CallerRules.stack()).rule()), "archive")).isZero();
         WorkRules scheduledFirst = rules(JOBS, REPORTS);
-        assertThat(Runner.run(new NightlyJob(() -> STACK.walk(scheduledFirst::classify).rule()), "archive")).isZero();
+        assertThat(Runner.run(new NightlyJob(() -> scheduledFirst.classify(CallerRules.stack()).rule()), "archive")).isZero();
         assertThat(scheduledFirst.firstMatching(List.of(WorkRulesTests.class.getName()), null, null, "main"))
                 .as("not scheduled: the caller rule").isOne();
     }
