@@ -107,12 +107,12 @@ public final class UngatedConnectionDetector {
             return;
         }
         CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
-        Counted counted = counted(site);
-        if (counted.count() != null && !settings.refuse() && reservePlace(framesKept)
-                && countsByFrame.putIfAbsent(key, counted.count()) != null) {
+        boolean first = counted(site);
+        LongAdder count = callSites.get(site);
+        if (count != null && !settings.refuse() && reservePlace(framesKept)
+                && countsByFrame.putIfAbsent(key, count) != null) {
             framesKept.decrementAndGet();
         }
-        boolean first = counted.first();
         if (first || settings.refuse()) {
             String described = description.apply(site);
             if (first) {
@@ -128,26 +128,19 @@ public final class UngatedConnectionDetector {
         recognised.computeIfAbsent(rule, any -> new LongAdder()).increment();
     }
 
-    /**
-     * A borrow counted: the count of its site, or null when counted among the other sites; and whether it was the
-     * site's first.
-     */
-    private record Counted(@Nullable LongAdder count, boolean first) {
-    }
-
-    /** Counts one borrow of {@code site}. */
-    private Counted counted(CallSite site) {
+    /** Counts one borrow of {@code site}; returns whether it is the site's first. */
+    private boolean counted(CallSite site) {
         LongAdder known = callSites.get(site);
         if (known != null) {
             known.increment();
-            return new Counted(known, false);
+            return false;
         }
         if (!reservePlace(places)) {
             otherCallSites.increment();
             if (fullReported.compareAndSet(false, true)) {
                 listener.callSitesFull(pool, settings.maxCallSites());
             }
-            return new Counted(null, false);
+            return false;
         }
         LongAdder first = new LongAdder();
         first.increment();
@@ -156,9 +149,9 @@ public final class UngatedConnectionDetector {
             // Another thread inserted the same site meanwhile: its place serves both.
             places.decrementAndGet();
             raced.increment();
-            return new Counted(raced, false);
+            return false;
         }
-        return new Counted(first, true);
+        return true;
     }
 
     /**
