@@ -24,11 +24,12 @@ import org.jspecify.annotations.Nullable;
  *       request's of the same criticality — but after {@value #IN_PROGRESS_RUN} such grants in a row while a new
  *       request's waits, the next goes to the new request, so that new requests are never starved;</li>
  *   <li>the flow with the least weighted use: start-time fair queuing over {@link WeightedShares}. Each waiter's tag
- *       is where its flow's next operation starts ({@link WeightedShares#nextStart}: the later of the virtual time and
- *       its flow's last finish), and its flow's finish moves on by {@link WeightedShares#usePerOperation}; the
- *       smallest tag goes first, and the virtual time follows the tags granted. A quiet flow's next operation therefore runs
- *       before a busy flow's backlog, and a lone flow may use every place: nobody is held back while a place is
- *       free. Each criticality, and within it requests in progress apart from new ones, keeps a virtual time of its
+ *       is where its flow's next operation starts ({@link WeightedShares#nextStart}: its flow's last finish, or, for
+ *       a flow that used less than its share, no earlier than the use it may save up behind the virtual time), and
+ *       its flow's finish moves on by {@link WeightedShares#usePerOperation}; the smallest tag goes first, and the
+ *       virtual time follows the tags granted. A quiet flow's next few operations therefore run before a busy flow's
+ *       backlog — its burst too, not only its first — and a lone flow may use every place: nobody is held back while
+ *       a place is free. Each criticality, and within it requests in progress apart from new ones, keeps a virtual time of its
  *       own: a grant that went ahead of the fair order by priority moves only its own, or a flow served by priority
  *       would drag the virtual time past the backlog of the others and tag their next newcomers behind it;</li>
  *   <li>arrival.</li>
@@ -46,8 +47,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Flows are keys held exactly, never hashed into shared slots. The state kept is bounded whatever keys callers
  * send: a flow with waiters (at most the waiters) or running operations counted (at most B), and at most
- * {@code idleFlows} flows without either whose finish is still ahead of the virtual time — forgetting such a flow only
- * forgives it use older than the others'.
+ * {@code idleFlows} flows without either that would not start where a flow never seen would — forgetting such a flow
+ * only forgives it use older than the others', or gives it the little use it had not yet saved up.
  */
 final class WaitingWork<T> {
 
@@ -366,8 +367,8 @@ final class WaitingWork<T> {
             return newcomer.inProgress() ? last : null;
         }
         // Among equals, the largest tag is the flow furthest over its share: the newcomer displaces it only when its
-        // own flow is less far over. At equal tags — a lane's virtual time forgives use older than the others', so a
-        // flow served without pause and one that was quiet both start at it — the flow that used less of late keeps
+        // own flow is less far over. At equal tags — a flow saves up only so much, so a flow served without pause
+        // and one that was quiet long enough may both start at the same place — the flow that used less of late keeps
         // the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
         Flow flow = own;
         long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, flow == null ? 0L : flow.finish);
@@ -415,15 +416,16 @@ final class WaitingWork<T> {
     }
 
     /**
-     * A flow left without waiters, and without running operations counted, is forgotten at once when it is not ahead of
-     * the virtual time of {@code lastLane} — the lane of its waiter that just left, or else the one it last waited in —
-     * (it would start from there anyway) or never waited, and otherwise remembered among the last {@code idleFlows}.
+     * A flow left without waiters, and without running operations counted, is forgotten at once when it would start
+     * in {@code lastLane} — the lane of its waiter that just left, or else the one it last waited in — where a flow never
+     * seen would (it saved up all it may, or used nothing), or never waited; otherwise it is remembered among the last
+     * {@code idleFlows}.
      */
     private void forgetIfIdle(Flow flow, @Nullable Lane<?> lastLane) {
         if (!isIdle(flow)) {
             return;
         }
-        if (lastLane == null || WeightedShares.overShare(lastLane.virtualTime, flow.finish) == 0L) {
+        if (lastLane == null || WeightedShares.startsAsNew(lastLane.virtualTime, flow.finish)) {
             flows.remove(flow.key, flow);
             return;
         }

@@ -9,10 +9,9 @@ import java.util.List;
  *   <li>Of a whole number of places at one instant ({@link #split}): weighted max-min fair — nobody gets more than it
  *       asks for, what one does not need is shared among the others in proportion to their weights, and the whole
  *       units left by rounding go to the largest fractions, earlier claimants first on ties.</li>
- *   <li>Of places over time, one operation after another ({@link #usePerOperation}, {@link #nextStart},
- *       {@link #overShare}): each operation counts for its claimant's use divided by its weight, the claimant least
- *       used so far goes next, and the one whose use runs furthest ahead of the others' is the furthest over its
- *       share.</li>
+ *   <li>Of places over time, one operation after another ({@link #usePerOperation}, {@link #nextStart}): each
+ *       operation counts for its claimant's use divided by its weight, the claimant least used so far goes next, and
+ *       the one whose use runs furthest ahead of the others' is the furthest over its share.</li>
  * </ul>
  *
  * <p>Pure policy: no clock, no lock, no database.
@@ -54,17 +53,30 @@ public final class WeightedShares {
     }
 
     /**
+     * The most use a claimant saves up by using less than its share: four operations of a claimant of weight 1 (of
+     * weight {@code w}, {@code 4 w} of its operations). A claimant that used less than the others of late therefore
+     * starts up to this far behind the shared measure, and its next few operations — a burst, or a request's — go
+     * before the busy claimants' next ones, not only its first. Saving more lets a claimant over its share that pauses
+     * now and then spend its pauses ahead of one that never pauses and hold it below its own share; saving nothing
+     * treats a burst of a claimant far under its share as if it were over it.
+     */
+    public static final long SAVED_USE_LIMIT = 4 * USE_SCALE;
+
+    /**
      * Where a claimant's next operation starts on the shared measure of use, {@code sharedUse} being how far the
-     * operations granted so far have moved it: at its own {@code use} when it is over its share, else at the shared
-     * measure — use left idle earns no credit to spend later.
+     * operations granted so far have moved it: at its own {@code use}, or, when it used less than its share, no
+     * earlier than {@link #SAVED_USE_LIMIT} behind the shared measure.
      */
     public static long nextStart(long sharedUse, long use) {
-        return Math.max(sharedUse, use);
+        return Math.max(sharedUse - SAVED_USE_LIMIT, use);
     }
 
-    /** How far a claimant whose use reached {@code use} is over its share; 0 when it is not. */
-    public static long overShare(long sharedUse, long use) {
-        return Math.max(0L, use - sharedUse);
+    /**
+     * Whether a claimant whose use reached {@code use} starts where one that never used anything would: nothing of its
+     * use is left to remember.
+     */
+    public static boolean startsAsNew(long sharedUse, long use) {
+        return nextStart(sharedUse, use) == nextStart(sharedUse, 0L);
     }
 
     /**

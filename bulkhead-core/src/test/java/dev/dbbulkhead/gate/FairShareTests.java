@@ -55,6 +55,29 @@ class FairShareTests {
     }
 
     @Test
+    void aQuietKeysBurstRunsBeforeTheNoisyKeysBacklogUpToTheUseItSavedUp() throws Exception {
+        AdmissionGate gate = sharedGate(1, 16, Map.of());
+        turns.run(gate, "noisy-0", NOISY);
+        for (int i = 1; i <= 12; i++) {
+            turns.queue(gate, "noisy-" + i, NOISY);
+        }
+        // Eight grants move the virtual time to the eighth waiter's start; the noisy key's next starts one further.
+        turns.serveOneByOne(8);
+        for (int i = 0; i < 6; i++) {
+            turns.queue(gate, "quiet-" + i, QUIET);
+        }
+
+        turns.serveOneByOne(8);
+
+        // Four operations saved up behind the virtual time, and the one any key starts there, go before the noisy
+        // key's next; the sixth waits its turn beside it. Without saving, the quiet key's second went after the noisy
+        // key's next, and so on, one for one.
+        assertThat(turns.served().subList(9, 17)).containsExactly("quiet-0", "quiet-1", "quiet-2", "quiet-3",
+                "quiet-4", "noisy-9", "quiet-5", "noisy-10");
+        turns.leaveAllAndCheckIdle(gate);
+    }
+
+    @Test
     void aKeyOfWeightThreeIsServedThreeTimesForEveryOnceOfAKeyOfWeightOne() throws Exception {
         AdmissionGate gate = sharedGate(1, 16, Map.of("tenant-noisy", 3));
         turns.run(gate, "first", KEYLESS);

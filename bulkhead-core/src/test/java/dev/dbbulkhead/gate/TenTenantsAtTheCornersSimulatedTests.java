@@ -48,8 +48,8 @@ class TenTenantsAtTheCornersSimulatedTests {
 
     @ParameterizedTest(name = "operations of {0} ms, queue wait {1} x the operation")
     @CsvSource({"5,0.5", "5,1", "5,10", "50,0.5", "50,1", "50,10", "400,0.5", "400,1", "400,10"})
-    void nineQuietTenantsUnderTheirShareBesideANoisyOneAreServedAsTheOracleServesThem(long operationMs,
-                                                                                    double waitOverOperation) {
+    void nineQuietTenantsUnderTheirShareBesideANoisyOneAreEachServedAtLeastNinetyFivePercent(long operationMs,
+                                                                                          double waitOverOperation) {
         double capacity = 8 * 1000.0 / operationMs;
         List<SimulatedFlow> flows = new ArrayList<>();
         flows.add(poisson("noisy", 2.55 * capacity));
@@ -71,7 +71,9 @@ class TenTenantsAtTheCornersSimulatedTests {
         double leastOracle = oracle.leastServed(f -> f > 0);
         System.out.printf("operations %d ms, wait %.1f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
                 waitOverOperation, 100 * leastReal, 100 * leastOracle);
-        assertThat(leastReal).isGreaterThanOrEqualTo(Math.min(0.95, 0.97 * leastOracle));
+        // Before a flow saved use up, a wait half an operation long left the least quiet tenant at 94.6-94.9 %.
+        assertThat(leastReal).isGreaterThanOrEqualTo(0.95);
+        assertThat(leastReal).as("against the oracle's %.4f", leastOracle).isGreaterThanOrEqualTo(0.97 * leastOracle);
     }
 
     private static SimulatedFlow poisson(String key, double perSecond) {

@@ -30,11 +30,33 @@ class WeightedSharesTests {
     }
 
     @Test
-    void aClaimantAheadOfTheSharedUseIsOverItsShareAndOneBehindItEarnsNoCredit() {
-        assertThat(WeightedShares.overShare(100, 250)).isEqualTo(150);
-        assertThat(WeightedShares.nextStart(100, 250)).as("starts where its own use reached").isEqualTo(250);
-        assertThat(WeightedShares.overShare(100, 40)).isZero();
-        assertThat(WeightedShares.nextStart(100, 40)).as("idle time is not saved up").isEqualTo(100);
+    void aClaimantAheadOfTheSharedUseStartsWhereItsOwnUseReached() {
+        long shared = 10 * WeightedShares.USE_SCALE;
+        long ahead = shared + 150;
+        assertThat(WeightedShares.nextStart(shared, ahead)).isEqualTo(ahead);
+        assertThat(WeightedShares.startsAsNew(shared, ahead)).isFalse();
+    }
+
+    @Test
+    void aClaimantBehindTheSharedUseSavesUpToTheLimitAndNoMore() {
+        long shared = 10 * WeightedShares.USE_SCALE;
+        long aLittleBehind = shared - WeightedShares.USE_SCALE;
+        assertThat(WeightedShares.nextStart(shared, aLittleBehind)).as("what it left unused, saved")
+                .isEqualTo(aLittleBehind);
+        assertThat(WeightedShares.startsAsNew(shared, aLittleBehind)).isFalse();
+
+        long farBehind = shared - 2 * WeightedShares.SAVED_USE_LIMIT;
+        assertThat(WeightedShares.nextStart(shared, farBehind)).as("saved up to the limit")
+                .isEqualTo(shared - WeightedShares.SAVED_USE_LIMIT);
+        assertThat(WeightedShares.startsAsNew(shared, farBehind)).as("as one never seen").isTrue();
+    }
+
+    @Test
+    void aClaimantNeverSeenStartsNoEarlierThanNothingUsed() {
+        assertThat(WeightedShares.nextStart(WeightedShares.USE_SCALE, 0L)).isZero();
+        assertThat(WeightedShares.startsAsNew(WeightedShares.USE_SCALE, 0L)).isTrue();
+        assertThat(WeightedShares.startsAsNew(WeightedShares.USE_SCALE, 1L)).as("used something while all saved")
+                .isFalse();
     }
 
     @Test
