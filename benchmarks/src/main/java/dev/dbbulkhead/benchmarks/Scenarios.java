@@ -22,6 +22,8 @@ import dev.dbbulkhead.benchmarks.retry.RetryAmplificationReport;
 import dev.dbbulkhead.benchmarks.retry.RetryAmplificationScenario;
 import dev.dbbulkhead.benchmarks.scheduler.SchedulerReport;
 import dev.dbbulkhead.benchmarks.scheduler.SchedulerRun;
+import dev.dbbulkhead.benchmarks.scheduler.TenantCornersReport;
+import dev.dbbulkhead.benchmarks.scheduler.TenantCornersRun;
 import dev.dbbulkhead.benchmarks.shares.SharesReport;
 import dev.dbbulkhead.benchmarks.shares.SharesRun;
 import dev.dbbulkhead.benchmarks.signals.SignalsCostRun;
@@ -47,7 +49,7 @@ public final class Scenarios {
     /** Every scenario, in the order {@code all} runs them. */
     public static List<Scenario> registered() {
         return List.of(gateCost(), overload(), isolation(), adaptive(), queue(), pathCost(), retryAmplification(),
-                lending(), shares(), scheduler(), signals(), fleetScale(), saturation(), fleetSaturation());
+                lending(), shares(), scheduler(), tenantCorners(), signals(), fleetScale(), saturation(), fleetSaturation());
     }
 
     private static Scenario gateCost() {
@@ -190,6 +192,19 @@ public final class Scenarios {
                     SchedulerReport.write(result, environment(), run.out());
                     System.out.println(SchedulerReport.targets(result));
                     written("scheduler", run.out(), SchedulerReport.FILE);
+                });
+    }
+
+    private static Scenario tenantCorners() {
+        return new Scenario("tenant-corners", "ten tenants, one noisy, at the corners of operation time (5–400 ms) and"
+                + " queue wait (0.5–10 × the operation), the multi-tenant how-to's workload; about 10 minutes",
+                List.of("10 tenants, one offering 10 × the nine others, 3× capacity, B = 8, Q = 16: every quiet"
+                        + " tenant ≥ 95 % at every corner"),
+                List.of(), false, run -> () -> {
+                    TenantCornersRun.Result result = TenantCornersRun.run(run.quick());
+                    TenantCornersReport.write(result, environment(), run.out());
+                    System.out.println(TenantCornersReport.corners(result));
+                    written("tenant corners", run.out(), TenantCornersReport.FILE);
                 });
     }
 

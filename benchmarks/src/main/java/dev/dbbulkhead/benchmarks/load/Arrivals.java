@@ -1,6 +1,8 @@
 package dev.dbbulkhead.benchmarks.load;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.SplittableRandom;
 
 /**
  * When the calls of an open-loop stream arrive: how many are due by a moment of the run, whatever the system does
@@ -61,6 +63,55 @@ public interface Arrivals {
             @Override
             public double perSecond() {
                 return size * 1e9 / periodNanos;
+            }
+        };
+    }
+
+    /**
+     * Calls at {@code perSecond} on average, each gap drawn from the exponential distribution (a Poisson process, as
+     * independent users arrive), the same gaps for the same {@code seed}: every guard offered one seed meets the same
+     * arrivals. The times are drawn as far as {@link #within} is asked, then further on demand; not thread-safe, as a
+     * load generator asks from one thread.
+     */
+    static Arrivals poisson(double perSecond, long seed) {
+        if (!(perSecond > 0) || Double.isInfinite(perSecond)) {
+            throw new IllegalArgumentException("Poisson arrivals need a positive, finite rate, was " + perSecond);
+        }
+        return new Arrivals() {
+            private final SplittableRandom gaps = new SplittableRandom(seed);
+            /** The arrival times drawn so far, in nanoseconds from the start, ascending; the first at 0. */
+            private long[] times = {0L};
+            private int drawn = 1;
+
+            @Override
+            public long dueBy(long elapsedNanos) {
+                drawPast(elapsedNanos);
+                int found = Arrays.binarySearch(times, 0, drawn, elapsedNanos);
+                return found >= 0 ? found + 1 : -found - 1;
+            }
+
+            @Override
+            public long within(Duration window) {
+                long end = window.toNanos();
+                drawPast(end);
+                int found = Arrays.binarySearch(times, 0, drawn, end);
+                return found >= 0 ? found : -found - 1;
+            }
+
+            @Override
+            public double perSecond() {
+                return perSecond;
+            }
+
+            private void drawPast(long nanos) {
+                while (times[drawn - 1] <= nanos) {
+                    if (drawn == times.length) {
+                        times = Arrays.copyOf(times, 2 * drawn);
+                    }
+                    double gap = -Math.log(1.0 - gaps.nextDouble()) * 1e9 / perSecond;
+                    times[drawn] = times[drawn - 1] + Math.max(1L, (long) gap);
+                    drawn++;
+                }
             }
         };
     }

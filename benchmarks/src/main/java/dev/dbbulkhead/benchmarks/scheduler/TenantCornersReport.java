@@ -1,0 +1,96 @@
+package dev.dbbulkhead.benchmarks.scheduler;
+
+import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
+import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
+
+import dev.dbbulkhead.benchmarks.load.Outcome;
+import dev.dbbulkhead.benchmarks.report.MarkdownTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** The tenant corners' report, tenant-corners.md: one row a corner against the target, then every stream. */
+public final class TenantCornersReport {
+
+    public static final String FILE = "tenant-corners.md";
+
+    private TenantCornersReport() {
+    }
+
+    /** Writes {@value #FILE} into {@code out} and returns its text. */
+    public static String write(TenantCornersRun.Result result, String environment, Path out) throws IOException {
+        StringBuilder text = new StringBuilder("### Corners\n\n").append(corners(result)).append('\n')
+                .append("Each corner: a fresh pool of B connections, one gate (B = ")
+                .append(TenantCornersRun.MAX_CONCURRENT).append(", Q = ").append(TenantCornersRun.MAX_QUEUED)
+                .append(", fair shares), `tenant-0` offering 10 × the nine others together, 3 × the capacity in all,")
+                .append(" each tenant's calls a Poisson process; each call `pg_sleep` drawn from half to one and a half")
+                .append(" times the hold, a one-row UPDATE, commit. The capacity is what a gate of B without rules")
+                .append(" served in ").append(TenantCornersRun.CAPACITY_WINDOW.toSeconds())
+                .append(" s offered 3 × B / hold. A corner runs until each quiet tenant has offered about ")
+                .append(TenantCornersRun.QUIET_CALLS_EACH).append(" calls, ")
+                .append(TenantCornersRun.LEAST_WINDOW.toSeconds()).append(" s at least. Busy: the gate's `active()`")
+                .append(" sampled during the arrivals, as a share of B.\n\n")
+                .append("### Streams\n\n").append(streams(result)).append('\n');
+        for (TenantCornersRun.Corner corner : result.corners()) {
+            for (GateCase.StreamResult stream : corner.run().streams()) {
+                if (stream.firstFailure() != null) {
+                    text.append("First unexpected failure of ").append(corner.run().name()).append(" / ")
+                            .append(stream.name()).append(": `").append(stream.firstFailure()).append("`\n\n");
+                }
+            }
+        }
+        text.append("Run from ").append(result.began()).append(" to ").append(result.ended()).append(".\n\n")
+                .append(environment);
+        Files.createDirectories(out);
+        Files.writeString(out.resolve(FILE), text);
+        return text.toString();
+    }
+
+    /** One row a corner, with its verdict: for the console too. */
+    public static String corners(TenantCornersRun.Result result) {
+        MarkdownTable table = new MarkdownTable("operation", "queue wait", "capacity/s", "window", "busy",
+                "least quiet tenant", "nine quiet together", "noisy", "quiet refused", "every quiet tenant ≥ 95 %",
+                "load average");
+        for (TenantCornersRun.Corner corner : result.corners()) {
+            GateCase.Result run = corner.run();
+            GateCase.StreamResult least = corner.leastQuiet();
+            int quietOffered = 0;
+            int quietCommitted = 0;
+            StringBuilder refused = new StringBuilder();
+            Map<String, Integer> reasons = new TreeMap<>();
+            for (GateCase.StreamResult stream : run.streams()) {
+                if (!stream.name().equals(SchedulerRun.noisyTenant())) {
+                    quietOffered += stream.offered();
+                    quietCommitted += stream.committed();
+                    stream.refusals().forEach((reason, count) -> reasons.merge(reason, count, Integer::sum));
+                }
+            }
+            reasons.forEach((reason, count) -> refused.append(refused.isEmpty() ? "" : ", ").append(count).append(' ')
+                    .append(reason));
+            table.row(corner.hold().toMillis() + " ms", number(corner.waitOverHold(), 1) + " ×",
+                    number(corner.capacity(), 0), run.window().toSeconds() + " s", percent(run.busy()),
+                    least.name() + " " + percent(least.success()) + " of " + number(least.offered(), 0),
+                    percent((double) quietCommitted / quietOffered) + " of " + number(quietOffered, 0),
+                    percent(run.stream(SchedulerRun.noisyTenant()).success()),
+                    refused.isEmpty() ? "none" : refused.toString(),
+                    (corner.met() ? Target.State.MET : Target.State.NOT_MET).label(), number(run.loadAverage(), 2));
+        }
+        return table.toString();
+    }
+
+    private static MarkdownTable streams(TenantCornersRun.Result result) {
+        MarkdownTable table = new MarkdownTable("corner", "stream", "offered/s", "calls", "committed", "success",
+                "refusals", "other");
+        for (TenantCornersRun.Corner corner : result.corners()) {
+            for (GateCase.StreamResult stream : corner.run().streams()) {
+                int other = stream.counts().getOrDefault(Outcome.FAILED, 0)
+                        + stream.counts().getOrDefault(Outcome.ABANDONED, 0);
+                table.row(corner.run().name(), stream.name(), number(stream.perSecond(), 1), stream.offered(),
+                        stream.committed(), percent(stream.success()), SchedulerTargets.refusals(stream), other);
+            }
+        }
+        return table;
+    }
+}
