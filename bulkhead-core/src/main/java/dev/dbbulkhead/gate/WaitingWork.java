@@ -29,9 +29,10 @@ import org.jspecify.annotations.Nullable;
  *       its flow's finish moves on by {@link WeightedShares#usePerOperation}; the smallest tag goes first, and the
  *       virtual time follows the tags granted. A quiet flow's next few operations therefore run before a busy flow's
  *       backlog — its burst too, not only its first — and a lone flow may use every place: nobody is held back while
- *       a place is free. Each criticality, and within it requests in progress apart from new ones, keeps a virtual time of its
- *       own: a grant that went ahead of the fair order by priority moves only its own, or a flow served by priority
- *       would drag the virtual time past the backlog of the others and tag their next newcomers behind it;</li>
+ *       a place is free. Each criticality, and within it requests in progress apart from new ones, keeps a virtual
+ *       time of its own: a grant that went ahead of the fair order by priority moves only its own, or a flow served
+ *       by priority would drag the virtual time past the backlog of the others and tag their next newcomers behind
+ *       it;</li>
  *   <li>arrival.</li>
  * </ol>
  *
@@ -100,7 +101,7 @@ final class WaitingWork<T> {
         final T owner;
         private final Flow flow;
         private final long arrival;
-        /** Its lane's virtual time when it came: its tag is never below it. */
+        /** Its lane's virtual time when it came: its tag is never further below it than a flow may save up. */
         private final long floor;
         /** Its flow's finish before it came, and its tag: both change only while it is out of its lane's set. */
         private long finishBefore;
