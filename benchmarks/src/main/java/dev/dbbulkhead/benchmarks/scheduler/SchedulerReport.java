@@ -12,6 +12,7 @@ import dev.dbbulkhead.gate.AdmissionRules;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,11 +31,26 @@ public final class SchedulerReport {
                 .append("### Streams\n\n").append(streams(result)).append('\n')
                 .append("### Lending\n\n").append(lending(result)).append('\n')
                 .append("### Two borrowers\n\n").append(borrowers(result)).append('\n');
-        failures(result, text);
-        text.append("Run from ").append(result.began()).append(" to ").append(result.ended()).append(".\n\n")
-                .append(environment);
-        Files.createDirectories(out);
-        Files.writeString(out.resolve(FILE), text);
+        return finish(text, runs(result), result.began(), result.ended(), environment, out.resolve(FILE));
+    }
+
+    /**
+     * Ends a report of gate cases: the first unexpected failure of each stream that had one, when the run went, the
+     * machine; writes it to {@code file} and returns its text.
+     */
+    static String finish(StringBuilder text, List<GateCase.Result> runs, Instant began, Instant ended,
+                         String environment, Path file) throws IOException {
+        for (GateCase.Result run : runs) {
+            for (GateCase.StreamResult stream : run.streams()) {
+                if (stream.firstFailure() != null) {
+                    text.append("First unexpected failure of ").append(run.name()).append(" / ").append(stream.name())
+                            .append(": `").append(stream.firstFailure()).append("`\n\n");
+                }
+            }
+        }
+        text.append("Run from ").append(began).append(" to ").append(ended).append(".\n\n").append(environment);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, text);
         return text.toString();
     }
 
@@ -79,16 +95,12 @@ public final class SchedulerReport {
     }
 
     private static MarkdownTable streams(SchedulerRun.Result result) {
-        MarkdownTable table = new MarkdownTable("case", "stream", "offered/s", "calls", "committed", "success",
-                "refusals", "other");
+        MarkdownTable table = streamsTable();
         for (GateCase.Result run : runs(result)) {
             for (GateCase.StreamResult stream : run.streams()) {
                 String name = stream.name() + (run.name().startsWith("room") && HashedKeySlots.collides(stream.name(),
                         result.roomKeys()) ? " (shares a hashed slot)" : "");
-                int other = stream.counts().getOrDefault(Outcome.FAILED, 0)
-                        + stream.counts().getOrDefault(Outcome.ABANDONED, 0);
-                table.row(run.name(), name, number(stream.perSecond(), 1), stream.offered(), stream.committed(),
-                        percent(stream.success()), SchedulerTargets.refusals(stream), other);
+                streamRow(table, run, stream, name);
             }
         }
         for (SchedulerRun.RequestsResult requests : List.of(result.requestsFifo(), result.requestsInProgressFirst())) {
@@ -143,15 +155,16 @@ public final class SchedulerReport {
         }
     }
 
-    private static void failures(SchedulerRun.Result result, StringBuilder text) {
-        for (GateCase.Result run : runs(result)) {
-            for (GateCase.StreamResult stream : run.streams()) {
-                if (stream.firstFailure() != null) {
-                    text.append("First unexpected failure of ").append(run.name()).append(" / ").append(stream.name())
-                            .append(": `").append(stream.firstFailure()).append("`\n\n");
-                }
-            }
-        }
+    /** The table of every stream of some gate cases, a row each ({@link #streamRow}). */
+    static MarkdownTable streamsTable() {
+        return new MarkdownTable("case", "stream", "offered/s", "calls", "committed", "success", "refusals", "other");
+    }
+
+    /** How one stream's calls ended, as {@code name}. */
+    static void streamRow(MarkdownTable table, GateCase.Result run, GateCase.StreamResult stream, String name) {
+        int other = stream.counts().getOrDefault(Outcome.FAILED, 0) + stream.counts().getOrDefault(Outcome.ABANDONED, 0);
+        table.row(run.name(), name, number(stream.perSecond(), 1), stream.offered(), stream.committed(),
+                percent(stream.success()), SchedulerTargets.refusals(stream), other);
     }
 
     private static List<GateCase.Result> runs(SchedulerRun.Result result) {

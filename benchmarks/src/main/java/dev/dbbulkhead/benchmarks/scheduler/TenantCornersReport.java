@@ -3,10 +3,8 @@ package dev.dbbulkhead.benchmarks.scheduler;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
 
-import dev.dbbulkhead.benchmarks.load.Outcome;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
@@ -33,19 +31,8 @@ public final class TenantCornersReport {
                 .append(TenantCornersRun.LEAST_WINDOW.toSeconds()).append(" s at least. Busy: the gate's `active()`")
                 .append(" sampled during the arrivals, as a share of B.\n\n")
                 .append("### Streams\n\n").append(streams(result)).append('\n');
-        for (TenantCornersRun.Corner corner : result.corners()) {
-            for (GateCase.StreamResult stream : corner.run().streams()) {
-                if (stream.firstFailure() != null) {
-                    text.append("First unexpected failure of ").append(corner.run().name()).append(" / ")
-                            .append(stream.name()).append(": `").append(stream.firstFailure()).append("`\n\n");
-                }
-            }
-        }
-        text.append("Run from ").append(result.began()).append(" to ").append(result.ended()).append(".\n\n")
-                .append(environment);
-        Files.createDirectories(out);
-        Files.writeString(out.resolve(FILE), text);
-        return text.toString();
+        return SchedulerReport.finish(text, result.corners().stream().map(TenantCornersRun.Corner::run).toList(),
+                result.began(), result.ended(), environment, out.resolve(FILE));
     }
 
     /** One row a corner, with its verdict: for the console too. */
@@ -81,14 +68,10 @@ public final class TenantCornersReport {
     }
 
     private static MarkdownTable streams(TenantCornersRun.Result result) {
-        MarkdownTable table = new MarkdownTable("corner", "stream", "offered/s", "calls", "committed", "success",
-                "refusals", "other");
+        MarkdownTable table = SchedulerReport.streamsTable();
         for (TenantCornersRun.Corner corner : result.corners()) {
             for (GateCase.StreamResult stream : corner.run().streams()) {
-                int other = stream.counts().getOrDefault(Outcome.FAILED, 0)
-                        + stream.counts().getOrDefault(Outcome.ABANDONED, 0);
-                table.row(corner.run().name(), stream.name(), number(stream.perSecond(), 1), stream.offered(),
-                        stream.committed(), percent(stream.success()), SchedulerTargets.refusals(stream), other);
+                SchedulerReport.streamRow(table, corner.run(), stream, stream.name());
             }
         }
         return table;
