@@ -92,10 +92,8 @@ public interface Arrivals {
 
             @Override
             public long within(Duration window) {
-                long end = window.toNanos();
-                drawPast(end);
-                int found = Arrays.binarySearch(times, 0, drawn, end);
-                return found >= 0 ? found : -found - 1;
+                // Times are whole nanoseconds: those before the window's end are those due by one nanosecond earlier.
+                return dueBy(window.toNanos() - 1);
             }
 
             @Override

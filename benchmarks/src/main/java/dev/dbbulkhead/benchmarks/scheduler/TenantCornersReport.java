@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 
 /** The tenant corners' report, tenant-corners.md: one row a corner against the target, then every stream. */
 public final class TenantCornersReport {
@@ -45,7 +46,6 @@ public final class TenantCornersReport {
             GateCase.StreamResult least = corner.leastQuiet();
             int quietOffered = 0;
             int quietCommitted = 0;
-            StringBuilder refused = new StringBuilder();
             Map<String, Integer> reasons = new TreeMap<>();
             for (GateCase.StreamResult stream : run.streams()) {
                 if (!stream.name().equals(SchedulerRun.noisyTenant())) {
@@ -54,14 +54,14 @@ public final class TenantCornersReport {
                     stream.refusals().forEach((reason, count) -> reasons.merge(reason, count, Integer::sum));
                 }
             }
-            reasons.forEach((reason, count) -> refused.append(refused.isEmpty() ? "" : ", ").append(count).append(' ')
-                    .append(reason));
+            String refused = reasons.entrySet().stream().map(reason -> reason.getValue() + " " + reason.getKey())
+                    .collect(Collectors.joining(", "));
             table.row(corner.hold().toMillis() + " ms", number(corner.waitOverHold(), 1) + " ×",
                     number(corner.capacity(), 0), run.window().toSeconds() + " s", percent(run.busy()),
                     least.name() + " " + percent(least.success()) + " of " + number(least.offered(), 0),
                     percent((double) quietCommitted / quietOffered) + " of " + number(quietOffered, 0),
                     percent(run.stream(SchedulerRun.noisyTenant()).success()),
-                    refused.isEmpty() ? "none" : refused.toString(),
+                    refused.isEmpty() ? "none" : refused,
                     (corner.met() ? Target.State.MET : Target.State.NOT_MET).label(), number(run.loadAverage(), 2));
         }
         return table.toString();
