@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -50,6 +51,31 @@ class TenTenantsAtTheCornersSimulatedTests {
     @CsvSource({"5,0.5", "5,1", "5,10", "50,0.5", "50,1", "50,10", "400,0.5", "400,1", "400,10"})
     void nineQuietTenantsUnderTheirShareBesideANoisyOneAreEachServedAtLeastNinetyFivePercent(long operationMs,
                                                                                           double waitOverOperation) {
+        NineQuiet served = nineQuietBesideANoisyOne(operationMs, waitOverOperation);
+        // Before a flow saved use up, a wait half an operation long left the least quiet tenant at 94.6-94.9 %.
+        assertThat(served.real()).isGreaterThanOrEqualTo(0.95);
+        assertThat(served.real()).as("against the oracle's %.4f", served.oracle())
+                .isGreaterThanOrEqualTo(0.97 * served.oracle());
+    }
+
+    /**
+     * Where a queue wait is a little over a third of the operation no order serves every quiet tenant 95 %: what a
+     * 2.5 ms wait was on real PostgreSQL when the statements and commit around a 5 ms sleep held each place 6.5-6.8 ms
+     * (docs/benchmarks/scheduler-family.md), and why the benchmark calibrates the hold to the operation's time.
+     */
+    @Test
+    void aQueueWaitOfAThirdOfTheOperationIsTooShortForAnyOrderToServeEveryQuietTenantNinetyFivePercent() {
+        NineQuiet served = nineQuietBesideANoisyOne(5, 0.37);
+
+        assertThat(served.oracle()).isLessThan(0.95);
+        assertThat(served.real()).isGreaterThanOrEqualTo(0.97 * served.oracle());
+    }
+
+    /** The least served of the nine quiet tenants, under the order and under the oracle. */
+    private record NineQuiet(double real, double oracle) {
+    }
+
+    private static NineQuiet nineQuietBesideANoisyOne(long operationMs, double waitOverOperation) {
         double capacity = 8 * 1000.0 / operationMs;
         List<SimulatedFlow> flows = new ArrayList<>();
         flows.add(poisson("noisy", 2.55 * capacity));
@@ -67,13 +93,10 @@ class TenTenantsAtTheCornersSimulatedTests {
         SimulationResult oracle = SchedulerSimulation.run(workload, new MaxMinOracle(flows, shares, false), shares,
                 false);
 
-        double leastReal = real.leastServed(f -> f > 0);
-        double leastOracle = oracle.leastServed(f -> f > 0);
-        System.out.printf("operations %d ms, wait %.1f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
-                waitOverOperation, 100 * leastReal, 100 * leastOracle);
-        // Before a flow saved use up, a wait half an operation long left the least quiet tenant at 94.6-94.9 %.
-        assertThat(leastReal).isGreaterThanOrEqualTo(0.95);
-        assertThat(leastReal).as("against the oracle's %.4f", leastOracle).isGreaterThanOrEqualTo(0.97 * leastOracle);
+        NineQuiet served = new NineQuiet(real.leastServed(f -> f > 0), oracle.leastServed(f -> f > 0));
+        System.out.printf("operations %d ms, wait %.2f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
+                waitOverOperation, 100 * served.real(), 100 * served.oracle());
+        return served;
     }
 
     private static SimulatedFlow poisson(String key, double perSecond) {

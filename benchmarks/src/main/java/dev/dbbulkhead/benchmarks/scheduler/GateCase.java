@@ -94,10 +94,11 @@ final class GateCase {
      * @param allTaken               the share of samples with all B taken
      * @param overFairShare          {@code OVER_FAIR_SHARE} refusals
      * @param overFairShareWhileFree of those, the ones met while fewer than B ran
+     * @param meanHold               how long a place was held on average, admission to release, as the gate timed it
      */
     record Result(String name, Budget budget, int poolSize, AdmissionRules rules, Duration window,
                   List<StreamResult> streams, double busy, double allTaken, int overFairShare,
-                  int overFairShareWhileFree, double loadAverage) {
+                  int overFairShareWhileFree, double loadAverage, Duration meanHold) {
 
         StreamResult stream(String name) {
             return streams.stream().filter(s -> s.name().equals(name)).findFirst().orElseThrow();
@@ -162,12 +163,13 @@ final class GateCase {
     static Result run(BenchDatabase database, String name, int poolSize, Budget budget, AdmissionRules rules,
                       Streams streams, Duration window, Duration poolTimeout) throws Exception {
         try (HikariDataSource pool = database.pool(poolSize, poolTimeout, "scheduler-" + name)) {
+            HoldMeter holds = new HoldMeter();
             AdmissionGate gate = new AdmissionGate(WORKLOAD, GateConfig.builder()
                     .maxConcurrent(budget.maxConcurrent())
                     .maxQueued(budget.maxQueued())
                     .queueWait(budget.queueWait())
                     .admissionRules(rules)
-                    .build());
+                    .build(), holds);
             GateWatch watch = new GateWatch(gate, budget.maxConcurrent());
             Occupancy occupancy = new Occupancy();
             List<LoadStream> loadStreams = streams.of(new Gated(new JdbcBulkhead(gate, pool), watch), occupancy);
@@ -186,7 +188,8 @@ final class GateCase {
             }
             gate.shutDown();
             return new Result(name, budget, poolSize, rules, window, results, watch.busy(), watch.allTaken(),
-                    watch.overFairShare(), watch.overFairShareWhileFree(), RunConditions.loadAverage());
+                    watch.overFairShare(), watch.overFairShareWhileFree(), RunConditions.loadAverage(),
+                    holds.meanHold());
         }
     }
 }

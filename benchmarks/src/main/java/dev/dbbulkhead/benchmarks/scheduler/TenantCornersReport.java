@@ -6,6 +6,7 @@ import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -23,11 +24,16 @@ public final class TenantCornersReport {
         StringBuilder text = new StringBuilder("### Corners\n\n").append(corners(result)).append('\n')
                 .append("Each corner: a fresh pool of B connections, one gate (B = ")
                 .append(TenantCornersRun.MAX_CONCURRENT).append(", Q = ").append(TenantCornersRun.MAX_QUEUED)
-                .append(", fair shares), `tenant-0` offering 10 × the nine others together, 3 × the capacity in all,")
-                .append(" each tenant's calls a Poisson process; each call `pg_sleep` drawn from half to one and a half")
-                .append(" times the hold, a one-row UPDATE, commit. The capacity is what a gate of B without rules")
-                .append(" served in ").append(TenantCornersRun.CAPACITY_WINDOW.toSeconds())
-                .append(" s offered 3 × B / hold. A corner runs until each quiet tenant has offered about ")
+                .append(", fair shares), `tenant-0` offering 10 × the nine others together, 3 × the capacity in")
+                .append(" all, each tenant's calls a Poisson process; each call `pg_sleep` drawn from half to one and")
+                .append(" a half times a mean sleep, a one-row UPDATE, commit. The mean sleep is calibrated so that a")
+                .append(" place is held the operation's time, admission to release as the gate times it, with a gate")
+                .append(" of B without rules offered 3 × B / operation for ")
+                .append(TenantCornersRun.CAPACITY_WINDOW.toSeconds()).append(" s or ")
+                .append(TenantCornersRun.CALIBRATION_HOLDS_EACH).append(" operations a round, whichever is longer;")
+                .append(" the capacity is what that gate served in the last round. Held: the corner's own mean hold;")
+                .append(" the queue wait is a multiple of the operation's time. A corner runs until each quiet tenant")
+                .append(" has offered about ")
                 .append(TenantCornersRun.QUIET_CALLS_EACH).append(" calls, ")
                 .append(TenantCornersRun.LEAST_WINDOW.toSeconds()).append(" s at least. Busy: the gate's `active()`")
                 .append(" sampled during the arrivals, as a share of B.\n\n")
@@ -38,7 +44,8 @@ public final class TenantCornersReport {
 
     /** One row a corner, with its verdict: for the console too. */
     public static String corners(TenantCornersRun.Result result) {
-        MarkdownTable table = new MarkdownTable("operation", "queue wait", "capacity/s", "window", "busy",
+        MarkdownTable table = new MarkdownTable("operation", "queue wait", "mean sleep", "held", "capacity/s",
+                "window", "busy",
                 "least quiet tenant", "nine quiet together", "noisy", "quiet refused", "every quiet tenant ≥ 95 %",
                 "load average");
         for (TenantCornersRun.Corner corner : result.corners()) {
@@ -57,7 +64,8 @@ public final class TenantCornersReport {
             String refused = reasons.entrySet().stream().map(reason -> reason.getValue() + " " + reason.getKey())
                     .collect(Collectors.joining(", "));
             table.row(corner.hold().toMillis() + " ms", number(corner.waitOverHold(), 1) + " ×",
-                    number(corner.capacity(), 0), run.window().toSeconds() + " s", percent(run.busy()),
+                    millis(corner.calibration().sleep()), millis(run.meanHold()),
+                    number(corner.calibration().capacity(), 0), run.window().toSeconds() + " s", percent(run.busy()),
                     least.name() + " " + percent(least.success()) + " of " + number(least.offered(), 0),
                     percent((double) quietCommitted / quietOffered) + " of " + number(quietOffered, 0),
                     percent(run.stream(SchedulerRun.noisyTenant()).success()),
@@ -65,6 +73,10 @@ public final class TenantCornersReport {
                     (corner.met() ? Target.State.MET : Target.State.NOT_MET).label(), number(run.loadAverage(), 2));
         }
         return table.toString();
+    }
+
+    private static String millis(Duration duration) {
+        return number(duration.toNanos() / 1e6, 1) + " ms";
     }
 
     private static MarkdownTable streams(TenantCornersRun.Result result) {

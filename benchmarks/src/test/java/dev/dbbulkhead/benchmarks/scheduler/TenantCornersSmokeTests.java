@@ -23,7 +23,9 @@ class TenantCornersSmokeTests {
 
         assertThat(result.corners()).hasSize(1);
         TenantCornersRun.Corner corner = result.corners().get(0);
-        assertThat(corner.capacity()).as("measured capacity").isPositive();
+        assertThat(corner.calibration().capacity()).as("measured capacity").isPositive();
+        assertThat(corner.calibration().sleep()).as("calibrated sleep").isPositive();
+        assertThat(corner.run().meanHold()).as("the gate timed the holds").isPositive();
         assertThat(corner.run().busy()).as("watched").isBetween(0.0, 1.0);
         assertThat(corner.run().streams()).hasSize(SchedulerRun.TENANT_COUNT);
         for (GateCase.StreamResult stream : corner.run().streams()) {
