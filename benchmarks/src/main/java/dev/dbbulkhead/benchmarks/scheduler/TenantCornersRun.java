@@ -18,7 +18,7 @@ import java.util.List;
  * its connection 5, 50 or 400 ms on average, and waits at most 0.5, 1 or 10 × that in the queue. A call's
  * {@code pg_sleep} is drawn each call from half to one and a half times a mean {@linkplain #calibrate calibrated} so
  * that the place is held the operation's time as the gate times it: the UPDATE, the commit and the hand-back take
- * time of their own, most where the machine is saturated (about 1.8 ms a call at 5 ms here), and a queue wait of half
+ * time of their own, most where the machine is saturated (1 to 2 ms a call at 5 ms here), and a queue wait of half
  * a 5 ms operation must be half of what a waiter actually waits for. A corner runs long enough for each quiet tenant
  * to offer about {@value #QUIET_CALLS_EACH} calls, the capacity it is sized by measured at its operation time.
  */
