@@ -29,10 +29,7 @@ class TenTenantsAtTheCornersSimulatedTests {
         for (int i = 1; i <= 9; i++) {
             flows.add(poisson("tenant-" + i, unit));
         }
-        SimulatedWorkload workload = new SimulatedWorkload(70 + operationMs, 8, 16,
-                (long) (waitOverOperation * operationMs * MS),
-                new OperationTimes(OperationTimes.Shape.UNIFORM, operationMs * MS), flows,
-                AdmissionRules.builder().fairShares(true).build(), 0, 0.0, Math.max(60_000, operationMs * 2_000) * MS);
+        SimulatedWorkload workload = corner(70 + operationMs, operationMs, waitOverOperation, flows);
         MaxMinShares shares = new MaxMinShares(flows, workload.capacityPerSecond());
 
         SimulationResult result = SchedulerSimulation.run(workload, new SchedulerOrder(flows, workload.rules()),
@@ -82,10 +79,7 @@ class TenTenantsAtTheCornersSimulatedTests {
         for (int i = 1; i <= 9; i++) {
             flows.add(poisson("quiet-" + i, 0.05 * capacity));
         }
-        SimulatedWorkload workload = new SimulatedWorkload(80 + operationMs, 8, 16,
-                (long) (waitOverOperation * operationMs * MS),
-                new OperationTimes(OperationTimes.Shape.UNIFORM, operationMs * MS), flows,
-                AdmissionRules.builder().fairShares(true).build(), 0, 0.0, Math.max(60_000, operationMs * 2_000) * MS);
+        SimulatedWorkload workload = corner(80 + operationMs, operationMs, waitOverOperation, flows);
         MaxMinShares shares = new MaxMinShares(flows, workload.capacityPerSecond());
 
         SimulationResult real = SchedulerSimulation.run(workload, new SchedulerOrder(flows, workload.rules()), shares,
@@ -97,6 +91,18 @@ class TenTenantsAtTheCornersSimulatedTests {
         System.out.printf("operations %d ms, wait %.2f x: least quiet tenant %.2f %%, oracle %.2f %%%n", operationMs,
                 waitOverOperation, 100 * served.real(), 100 * served.oracle());
         return served;
+    }
+
+    /**
+     * The multi-tenant how-to's workload (B = 8, Q = 16, fair shares) at one corner: operations uniform around
+     * {@code operationMs}, a queue wait of {@code waitOverOperation} × that, simulated for 2,000 operations of each
+     * place and a minute at least.
+     */
+    private static SimulatedWorkload corner(long seed, long operationMs, double waitOverOperation,
+                                            List<SimulatedFlow> flows) {
+        return new SimulatedWorkload(seed, 8, 16, (long) (waitOverOperation * operationMs * MS),
+                new OperationTimes(OperationTimes.Shape.UNIFORM, operationMs * MS), flows,
+                AdmissionRules.builder().fairShares(true).build(), 0, 0.0, Math.max(60_000, operationMs * 2_000) * MS);
     }
 
     private static SimulatedFlow poisson(String key, double perSecond) {
