@@ -10,8 +10,10 @@ set -euo pipefail
 jar=$1; path=$2; out=$3; jvm_args=${4:-}
 mkdir -p "$out"
 log="$out/$path.log"
+extra=()
+[ -z "$jvm_args" ] || extra=(-jvmArgsAppend "$jvm_args")
 "${JAVA_HOME:?set JAVA_HOME to a JDK 25}/bin/java" -cp "$jar" org.openjdk.jmh.Main "pathcost.UserPathBenchmark.oneCaller" \
-    -p path="$path" ${jvm_args:+-jvmArgsAppend "$jvm_args"} -f 1 -wi 12 -w 2s -i 10 -r 2s > "$log" 2>&1 &
+    -p path="$path" "${extra[@]}" -f 1 -wi 12 -w 2s -i 10 -r 2s > "$log" 2>&1 &
 jmh=$!
 
 # Each kind of thread's CPU so far, in clock ticks, as "name|ticks" lines sorted by name.
