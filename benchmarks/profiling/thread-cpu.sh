@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The CPU each thread of a JMH fork spends per call of one user path, read from the kernel's own accounting
 # (/proc/<pid>/task/*/stat) over seven 2 s iterations of measurement, threads of one kind summed (numbers in a
-# thread's name are dropped). JFR's samplers miss the time a thread spends inside the VM (a stack walk fills its
-# frames there); the kernel does not.
+# thread's name are dropped). JFR's execution sampler takes only threads running Java code, not one inside the VM
+# (where a stack walk fills its frames); the kernel counts both.
 #
 # usage: benchmarks/profiling/thread-cpu.sh BENCHMARKS_JAR PATH OUT_DIR [JVM_ARGS]
 #   PATH: a UserPath, e.g. TRANSACTIONAL, POOL_ADMISSION or POOL_ADMISSION_BOUND (one caller: oneCaller)
