@@ -9,11 +9,12 @@
 set -euo pipefail
 jar=$1; path=$2; out=$3; jvm_args=${4:-}
 mkdir -p "$out"
+iteration_seconds=2
 log="$out/$path.log"
 extra=()
 [ -z "$jvm_args" ] || extra=(-jvmArgsAppend "$jvm_args")
 "${JAVA_HOME:?set JAVA_HOME to a JDK 25}/bin/java" -cp "$jar" org.openjdk.jmh.Main "pathcost.UserPathBenchmark.oneCaller" \
-    -p path="$path" "${extra[@]}" -f 1 -wi 12 -w 2s -i 10 -r 2s > "$log" 2>&1 &
+    -p path="$path" "${extra[@]}" -f 1 -wi 12 -w "${iteration_seconds}s" -i 10 -r "${iteration_seconds}s" > "$log" 2>&1 &
 jmh=$!
 
 # Each kind of thread's CPU so far, in clock ticks, as "name|ticks" lines sorted by name.
@@ -36,8 +37,8 @@ await_iteration 9
 snapshot "$fork" > "$out/$path.after"
 wait "$jmh"
 
-# Iterations 3 to 9 ran between the two snapshots: each 2 s at its own mean time a call.
-calls=$(grep -E "^Iteration" "$log" | awk 'NR >= 3 && NR <= 9 {calls += 2e6 / $3} END {print calls}')
+# Iterations 3 to 9 ran between the two snapshots: each at its own mean time a call.
+calls=$(grep -E "^Iteration" "$log" | awk -v us="${iteration_seconds}e6" 'NR >= 3 && NR <= 9 {calls += us / $3} END {print calls}')
 ticks_per_second=$(getconf CLK_TCK)
 echo "$path: $(grep -E '^Iteration' "$log" | awk '{sum += $3; n++} END {printf "%.1f", sum / n}') µs a call, CPU a call by thread:"
 join -t'|' "$out/$path.before" "$out/$path.after" \
