@@ -1,5 +1,6 @@
 package dev.dbbulkhead.autoconfigure;
 
+import dev.dbbulkhead.jdbc.ungated.UngatedWork;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.transaction.BulkheadTemplate;
 import java.sql.Connection;
@@ -70,7 +71,9 @@ final class PostgresOnlyTimeoutsCheck implements SmartInitializingSingleton {
     }
 
     private static Optional<String> productOf(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
+        // Outside the gates by design, whenever it runs: marked, so that no borrow need read its stack to tell.
+        try (Connection connection = UngatedWork.allow(PostgresOnlyTimeoutsCheck.class.getName(),
+                dataSource::getConnection)) {
             return Optional.of(connection.getMetaData().getDatabaseProductName());
         } catch (SQLException | RuntimeException unreachable) {
             // HikariCP reports a pool that cannot open its first connection with a RuntimeException.

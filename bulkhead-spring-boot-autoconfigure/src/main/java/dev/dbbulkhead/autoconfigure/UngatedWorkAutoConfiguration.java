@@ -5,6 +5,8 @@ import dev.dbbulkhead.fleet.FleetMember;
 import dev.dbbulkhead.jdbc.ungated.CallerRules;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.JobRefusals;
+import dev.dbbulkhead.jdbc.ungated.StackSampling;
+import dev.dbbulkhead.jdbc.ungated.support.HealthEndpointOutsideGates;
 import dev.dbbulkhead.jdbc.ungated.support.SkippedRunLog;
 import dev.dbbulkhead.jdbc.ungated.support.StartUpGates;
 import dev.dbbulkhead.jdbc.ungated.support.UngatedConnectionLog;
@@ -21,11 +23,14 @@ import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 
 /**
@@ -87,8 +92,10 @@ public final class UngatedWorkAutoConfiguration {
         WatchedPools.AdmissionSettings admission = null;
         if (defaultWorkload != null) {
             // Opened once every singleton exists (dbBulkheadGatesOpening); a map look-up from then on.
+            // Allowed callers are recognised by the stack alone, so it is read on every borrow outside the gates.
             admission = new WatchedPools.AdmissionSettings(new StartUpGates(), defaultWorkload, work.stackRules(),
-                    new JobRefusals(new SkippedRunLog()));
+                    new JobRefusals(new SkippedRunLog()),
+                    allowed.isEmpty() ? StackSampling.defaults() : StackSampling.everyBorrow());
         }
         return new WatchedPools(settings, ungated.getMode() != BulkheadProperties.UngatedMode.OFF,
                 new UngatedConnectionLog(), admission);
@@ -148,6 +155,21 @@ public final class UngatedWorkAutoConfiguration {
                 admission.gates().open(registry.getObject());
             }
         };
+    }
+
+    /**
+     * Runs the health endpoint outside the gates, marked where it begins: with the endpoint on the class path, as the
+     * DataSource health indicator runs at any time and no borrow reads its stack to tell.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(OperationInvokerAdvisor.class)
+    static final class HealthEndpointConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        HealthEndpointOutsideGates dbBulkheadHealthEndpointOutsideGates() {
+            return new HealthEndpointOutsideGates();
+        }
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.dbbulkhead.budget;
 
+import dev.dbbulkhead.jdbc.ungated.UngatedWork;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -36,7 +37,9 @@ public record ServerConnectionSlots(String server, int maxConnections, int super
      * @throws Unreadable when no connection could be had, or the database is not PostgreSQL
      */
     public static ServerConnectionSlots of(DataSource dataSource) throws Unreadable {
-        try (Connection connection = dataSource.getConnection()) {
+        // Outside the gates by design, whenever it runs: marked, so that no borrow need read its stack to tell.
+        try (Connection connection = UngatedWork.allow(ServerConnectionSlots.class.getName(),
+                dataSource::getConnection)) {
             String product = connection.getMetaData().getDatabaseProductName();
             if (!POSTGRESQL.equals(product)) {
                 throw new Unreadable("the database is " + product + ", not PostgreSQL", null);

@@ -10,7 +10,9 @@ import dev.dbbulkhead.RejectionReason;
 import dev.dbbulkhead.gate.Permit;
 import dev.dbbulkhead.gate.RequestCommits;
 import dev.dbbulkhead.gate.WorkloadBinding;
+import dev.dbbulkhead.jdbc.ungated.StackSampling;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionException;
+import dev.dbbulkhead.jdbc.ungated.support.HealthEndpointOutsideGates;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
 import dev.dbbulkhead.transaction.BulkheadRegistry;
 import dev.dbbulkhead.jdbc.ungated.UngatedWork;
@@ -29,7 +31,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.scheduling.support.ScheduledMethodRunnable;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -98,6 +102,25 @@ class WorkRulesAutoConfigurationTests {
                     .as("what only the default caught is reported at the application's frame").singleElement()
                     .satisfies(site -> assertThat(site.site().className()).isEqualTo(getClass().getName()));
         });
+    }
+
+    @Test
+    void theDefaultsCallSitesAreSampledUnlessAnAllowedCallerIsRecognisedByTheStack() {
+        admitting.run(context -> assertThat(context.getBean(WatchedPools.class).admissionSettings().sampling())
+                .isSameAs(StackSampling.defaults()));
+        admitting.withPropertyValues("db.bulkhead.ungated.allowed-callers=com.example.batch")
+                .run(context -> assertThat(context.getBean(WatchedPools.class).admissionSettings().sampling())
+                        .isSameAs(StackSampling.everyBorrow()));
+    }
+
+    @Test
+    void theHealthEndpointIsMarkedOutsideTheGatesWhereTheActuatorIsAndNotReplacedWhereTheApplicationHasItsOwn() {
+        admitting.run(context -> assertThat(context).hasSingleBean(HealthEndpointOutsideGates.class));
+        admitting.withClassLoader(new FilteredClassLoader(OperationInvokerAdvisor.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(HealthEndpointOutsideGates.class));
+        HealthEndpointOutsideGates own = new HealthEndpointOutsideGates();
+        admitting.withBean(HealthEndpointOutsideGates.class, () -> own)
+                .run(context -> assertThat(context.getBean(HealthEndpointOutsideGates.class)).isSameAs(own));
     }
 
     @Test

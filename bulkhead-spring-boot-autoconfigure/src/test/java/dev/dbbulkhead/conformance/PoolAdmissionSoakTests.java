@@ -13,6 +13,7 @@ import dev.dbbulkhead.gate.WorkloadBinding;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
+import dev.dbbulkhead.jdbc.ungated.StackSampling;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
 import dev.dbbulkhead.jdbc.ungated.WatchedDataSource;
@@ -98,7 +99,8 @@ class PoolAdmissionSoakTests {
         config.setConnectionTimeout(5_000);
         try (HikariDataSource pool = new HikariDataSource(config)) {
             PoolAdmission admission = new PoolAdmission(gates::get, "other", WorkRules.none(),
-                    DeadlinePoolWait.atOnceFor(pool), new JobRefusals(JobRefusals.Listener.NONE));
+                    DeadlinePoolWait.atOnceFor(pool), new JobRefusals(JobRefusals.Listener.NONE),
+                    StackSampling.defaults());
             UngatedConnectionDetector detector = new UngatedConnectionDetector("soak", DetectionSettings.defaults(),
                     UngatedConnectionListener.NONE);
             WatchedDataSource dataSource = new WatchedDataSource(pool, detector, DeadlinePoolWait.forPool(pool),

@@ -7,6 +7,7 @@ import dev.dbbulkhead.jdbc.ungated.CallerRules;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
+import dev.dbbulkhead.jdbc.ungated.StackSampling;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
 import dev.dbbulkhead.jdbc.ungated.WatchedDataSource;
@@ -31,7 +32,8 @@ import org.openjdk.jmh.annotations.State;
  * gate's admission and release, and nothing of a pool's (its connection a stand-in that does nothing). What the
  * path-cost harness adds to a transaction on this path, apart from the machine's noise around a real one.
  * {@code stackDepth} frames are put under the borrow first, as the application's own frames would be: the stack is
- * read frame by frame.
+ * read frame by frame. {@code reads}: {@code every} reads each borrow's stack (as a rule that reads it, or an allowed
+ * caller, has it read), {@code sampled} the default's sampling ({@link StackSampling#defaults()}).
  *
  * <p>{@code java -cp benchmarks/target/benchmarks.jar org.openjdk.jmh.Main DefaultPathBorrowBenchmark}
  */
@@ -43,6 +45,10 @@ public class DefaultPathBorrowBenchmark {
     /** Extra frames below the borrow; 150 is about what a Spring MVC request on Tomcat has under a service. */
     @Param({"0", "50", "150"})
     public int stackDepth;
+
+    /** Whether every borrow's stack is read, or the default's sample. */
+    @Param({"every", "sampled"})
+    public String reads;
 
     private WatchedDataSource dataSource;
 
@@ -66,7 +72,8 @@ public class DefaultPathBorrowBenchmark {
                 false, DetectionSettings.DEFAULT_CALL_SITES, DetectionSettings.PLAIN_JDBC_ADVICE),
                 UngatedConnectionListener.NONE);
         PoolAdmission admission = new PoolAdmission(workload -> gate, "orders", WorkRules.none(),
-                ConnectionRequest.PLAIN, new JobRefusals(JobRefusals.Listener.NONE));
+                ConnectionRequest.PLAIN, new JobRefusals(JobRefusals.Listener.NONE),
+                reads.equals("every") ? StackSampling.everyBorrow() : StackSampling.defaults());
         dataSource = new WatchedDataSource(pool, detector, ConnectionRequest.PLAIN, admission);
     }
 

@@ -105,7 +105,7 @@ public final class CallerRules {
      * here, as this module sees nothing of Spring.
      */
     private static final List<String> DETECTOR = List.of(WatchedDataSource.class.getName(),
-            DataSourceDecorator.class.getName(),
+            DataSourceDecorator.class.getName(), PoolAdmission.class.getName(),
             UngatedConnectionDetector.class.getName(), CallerRules.class.getName(),
             "dev.dbbulkhead.jdbc.ungated.support.WatchedPoolProxy");
 

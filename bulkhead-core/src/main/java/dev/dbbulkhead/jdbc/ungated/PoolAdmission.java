@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import javax.sql.DataSource;
@@ -28,9 +29,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>the default workload, which also reports the call site ({@link UngatedConnectionDetector}) as work only the
  *       default caught.</li>
  * </ol>
- * Work the application runs outside the gates by design — {@link UngatedWork#allow}, recognised infrastructure such
- * as migrations — is not admitted, nor is what is borrowed before the gates open ({@link #gatesOpen()}): an
- * application's start-up, whose borrows are only watched.
+ * The stack is read only where something needs it: on every such borrow when a rule reads it
+ * ({@link WorkRules#readsStack()}), when the application recognises callers by it or when the detector refuses what
+ * only the default caught; otherwise a borrow is classified by its thread (an executor's, a Batch step's), and the
+ * default's call sites are read from each of a pool's first borrows and then from a sample ({@link StackSampling}).
+ * A refused borrow whose stack was not read has it read then, to name the scheduled run it skips.
+ * Work the application runs outside the gates by design — {@link UngatedWork#allow}, infrastructure marked where it
+ * begins (the health endpoint, a test's transaction) or recognised on a stack read (migrations) — is not admitted,
+ * nor is what is borrowed before the gates open ({@link #gatesOpen()}): an application's start-up, whose borrows are
+ * only watched.
  *
  * <p>A thread inside an admitted operation (an annotated method, a template, a connection admitted here) takes its
  * connections as part of that operation: never refused as a misuse, and never waiting for a second place. A second
@@ -53,6 +60,13 @@ public final class PoolAdmission {
     private final LongAdder byDefault = new LongAdder();
     private final LongAdder nestedBorrows = new LongAdder();
     private final JobRefusals jobRefusals;
+    private final StackSampling sampling;
+    /** Whether every borrow outside an admitted operation has its stack read: a rule or the sampling asks it. */
+    private final boolean readsEveryStack;
+    /** The borrows counted towards {@link StackSampling#firstRead()}, contended only until then. */
+    private final AtomicLong firstReads = new AtomicLong();
+    /** Set once the first borrows are read: from then on {@link #firstReads} is left alone. */
+    private volatile boolean pastFirstReads;
     /** Set once the gates have opened; they never close again. */
     private volatile boolean open;
 
@@ -64,9 +78,14 @@ public final class PoolAdmission {
      * @param nested          how a second connection of a thread holding one admitted here is asked for: at once
      * @param jobRefusals     where the refused runs of scheduled jobs are counted and first told; may be shared by
      *                        the admissions of several pools
+     * @param sampling        which borrows only the default caught have their stack read when no rule reads it and
+     *                        the detector refuses none: {@link StackSampling#everyBorrow()} when something else
+     *                        recognises callers by the stack (the application's allowed callers)
      */
     public PoolAdmission(Function<String, @Nullable AdmissionGate> gates, String defaultWorkload, WorkRules rules,
-                         ConnectionRequest nested, JobRefusals jobRefusals) {
+                         ConnectionRequest nested, JobRefusals jobRefusals, StackSampling sampling) {
+        this.sampling = Objects.requireNonNull(sampling, "sampling");
+        this.readsEveryStack = rules.readsStack() || sampling.readsEvery();
         this.jobRefusals = Objects.requireNonNull(jobRefusals, "jobRefusals");
         this.gates = Objects.requireNonNull(gates, "gates");
         this.defaultWorkload = Objects.requireNonNull(defaultWorkload, "defaultWorkload");
@@ -112,8 +131,9 @@ public final class PoolAdmission {
 
     /** The permit of the borrow's workload, or null for work that runs outside the gates by design. */
     private @Nullable Permit admit(UngatedConnectionDetector detector) throws UngatedConnectionException {
-        if (UngatedWork.allowedOnCurrentThread()) {
-            detector.recognisedBy(UngatedWork.RULE);
+        String allowed = UngatedWork.allowedRule();
+        if (allowed != null) {
+            detector.recognisedBy(allowed);
             return null;
         }
         String bound = WorkloadBinding.current();
@@ -121,12 +141,34 @@ public final class PoolAdmission {
             byBinding.computeIfAbsent(bound, any -> new LongAdder()).increment();
             return openGate(bound).acquireAtBorrow();
         }
+        if (readsEveryStack || detector.settings().refuse()) {
+            return admitByStack(detector, CallerRules.stack(), 1);
+        }
+        WorkRules.Classified byThread = rules.classifyWithoutStack();
+        if (byThread.rule() >= 0) {
+            byRule[byThread.rule()].increment();
+            return admit(rules.rules().get(byThread.rule()).workload(), byThread.job(), false);
+        }
+        int weight = readWeight();
+        if (weight > 0) {
+            return admitByStack(detector, CallerRules.stack(), weight);
+        }
+        byDefault.increment();
+        detector.caughtByDefaultUnread();
+        return admit(defaultWorkload, byThread.job(), false);
+    }
+
+    /**
+     * The permit of a borrow whose stack was read, by the rules that read it or else by the default workload, which
+     * reports its call site as standing for {@code weight} borrows; null for recognised infrastructure.
+     */
+    private @Nullable Permit admitByStack(UngatedConnectionDetector detector, List<StackWalker.StackFrame> frames,
+                                          int weight) throws UngatedConnectionException {
         // One walk of the stack serves the rules and, when none matches, the call site the default reports.
-        List<StackWalker.StackFrame> frames = CallerRules.stack();
         WorkRules.Classified classified = rules.isEmpty() ? UNCLASSIFIED : rules.classify(frames);
         if (classified.rule() >= 0) {
             byRule[classified.rule()].increment();
-            return admit(rules.rules().get(classified.rule()).workload(), classified.job());
+            return admit(rules.rules().get(classified.rule()).workload(), classified.job(), true);
         }
         CallerRules.Verdict verdict = detector.settings().rules().judge(frames);
         if (verdict.recognisedBy() != null) {
@@ -134,20 +176,37 @@ public final class PoolAdmission {
             return null;
         }
         byDefault.increment();
-        detector.caughtByDefault(verdict, defaultWorkload, rules);
-        return admit(defaultWorkload, classified.job());
+        detector.caughtByDefault(verdict, weight, defaultWorkload, rules);
+        return admit(defaultWorkload, classified.job(), true);
+    }
+
+    /**
+     * How many borrows this one stands for in its call site's count when its stack is read for the report alone; 0
+     * when it is not read ({@link StackSampling}).
+     */
+    private int readWeight() {
+        if (!pastFirstReads) {
+            if (firstReads.getAndIncrement() < sampling.firstRead()) {
+                return 1;
+            }
+            pastFirstReads = true;
+        }
+        return sampling.picks() ? sampling.oneIn() : 0;
     }
 
     /**
      * The permit of {@code workload}'s gate for a borrow of {@code job}'s run, if it is a scheduled one: a refusal of
-     * its connection skips the run, which is counted for the job and first told to the listener.
+     * its connection skips the run, which is counted for the job and first told to the listener. A borrow whose stack
+     * was not read ({@code stackRead} false) has it read on a refusal, to name the run: a refusal's cost, not every
+     * borrow's.
      */
-    private Permit admit(String workload, @Nullable String job) {
+    private Permit admit(String workload, @Nullable String job, boolean stackRead) {
         try {
             return openGate(workload).acquireAtBorrow();
         } catch (BulkheadRejectedException refused) {
-            if (job != null) {
-                jobRefusals.refused(job, refused);
+            String run = job != null || stackRead || rules.isEmpty() ? job : rules.classify(CallerRules.stack()).job();
+            if (run != null) {
+                jobRefusals.refused(run, refused);
             }
             throw refused;
         }

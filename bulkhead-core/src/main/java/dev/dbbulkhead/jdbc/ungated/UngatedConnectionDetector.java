@@ -58,8 +58,9 @@ public final class UngatedConnectionDetector {
      * @throws UngatedConnectionException when the settings refuse such borrows and the caller is not recognised
      */
     void borrowedOutsideGates() throws UngatedConnectionException {
-        if (UngatedWork.allowedOnCurrentThread()) {
-            recognisedBy(UngatedWork.RULE);
+        String allowed = UngatedWork.allowedRule();
+        if (allowed != null) {
+            recognisedBy(allowed);
             return;
         }
         record(settings.rules().judge(CallerRules.stack()));
@@ -75,7 +76,7 @@ public final class UngatedConnectionDetector {
             recognisedBy(verdict.recognisedBy());
             return;
         }
-        record(verdict, site -> settings.describe(pool, site));
+        record(verdict, 1, site -> settings.describe(pool, site));
     }
 
     /**
@@ -83,31 +84,41 @@ public final class UngatedConnectionDetector {
      * ({@link PoolAdmission}): counted and reported as the ungated are, for the same reason — nothing named where it
      * comes from — and refused as they are in {@code fail} mode.
      *
+     * @param weight how many borrows of the site this one stands for: more than 1 when only some are read
+     *               ({@link StackSampling})
      * @throws UngatedConnectionException when the settings refuse such borrows
      */
-    void caughtByDefault(CallerRules.Verdict verdict, String defaultWorkload, WorkRules rules)
+    void caughtByDefault(CallerRules.Verdict verdict, int weight, String defaultWorkload, WorkRules rules)
             throws UngatedConnectionException {
         Thread thread = Thread.currentThread();
-        record(verdict, site -> settings.describeCaughtByDefault(pool, site, defaultWorkload, thread,
+        record(verdict, weight, site -> settings.describeCaughtByDefault(pool, site, defaultWorkload, thread,
                 rules.executorOf(thread.getName())));
     }
 
     /**
-     * Counts a borrow of {@code verdict}'s call site; describes it — only for its first borrow, or to refuse it — with
-     * {@code description}, which formats a message: the steady borrow of a known site pays for none, nor for
-     * resolving the site.
+     * Counts a borrow that only the default workload caught and whose stack was not read: in the total, not in any
+     * site's count ({@link StackSampling}).
      */
-    private void record(CallerRules.Verdict verdict, Function<CallSite, String> description)
+    void caughtByDefaultUnread() {
+        connections.increment();
+    }
+
+    /**
+     * Counts a borrow of {@code verdict}'s call site, standing for {@code weight} in the site's count; describes it —
+     * only for its first borrow, or to refuse it — with {@code description}, which formats a message: the steady
+     * borrow of a known site pays for none, nor for resolving the site.
+     */
+    private void record(CallerRules.Verdict verdict, int weight, Function<CallSite, String> description)
             throws UngatedConnectionException {
         connections.increment();
         Object key = Objects.requireNonNull(verdict.key(), "the call site");
         LongAdder known = settings.refuse() ? null : countsByFrame.get(key);
         if (known != null) {
-            known.increment();
+            known.add(weight);
             return;
         }
         CallSite site = Objects.requireNonNull(verdict.site(), "the call site");
-        boolean first = counted(site);
+        boolean first = counted(site, weight);
         LongAdder count = callSites.get(site);
         if (count != null && !settings.refuse() && reservePlace(framesKept)
                 && countsByFrame.putIfAbsent(key, count) != null) {
@@ -128,27 +139,27 @@ public final class UngatedConnectionDetector {
         recognised.computeIfAbsent(rule, any -> new LongAdder()).increment();
     }
 
-    /** Counts one borrow of {@code site}; returns whether it is the site's first. */
-    private boolean counted(CallSite site) {
+    /** Counts {@code weight} borrows of {@code site}; returns whether it is the site's first. */
+    private boolean counted(CallSite site, int weight) {
         LongAdder known = callSites.get(site);
         if (known != null) {
-            known.increment();
+            known.add(weight);
             return false;
         }
         if (!reservePlace(places)) {
-            otherCallSites.increment();
+            otherCallSites.add(weight);
             if (fullReported.compareAndSet(false, true)) {
                 listener.callSitesFull(pool, settings.maxCallSites());
             }
             return false;
         }
         LongAdder first = new LongAdder();
-        first.increment();
+        first.add(weight);
         LongAdder raced = callSites.putIfAbsent(site, first);
         if (raced != null) {
             // Another thread inserted the same site meanwhile: its place serves both.
             places.decrementAndGet();
-            raced.increment();
+            raced.add(weight);
             return false;
         }
         return true;

@@ -208,6 +208,26 @@ public final class WorkRules {
     }
 
     /**
+     * Whether a rule reads a borrow's stack to match it — a caller's, a scheduled method's, a listener's or a Quartz
+     * job's — so that every borrow outside an admitted operation must have its stack read; the rules of an executor
+     * and of a Batch step read the thread and need no stack ({@link #classifyWithoutStack}).
+     */
+    public boolean readsStack() {
+        return rules.stream().anyMatch(rule -> rule.kind() == Kind.CALLER || rule.kind().isRun());
+    }
+
+    /**
+     * Classifies a borrow by its thread alone — the Batch step it runs, the executor it is of — when no rule reads
+     * the stack ({@link #readsStack()} false): the run of a scheduler or listener is then not named, which a refusal
+     * names by reading the stack after all ({@link #classify}).
+     */
+    Classified classifyWithoutStack() {
+        String step = steps.current();
+        return new Classified(firstMatching(List.of(), null, step, Thread.currentThread().getName()),
+                step == null ? null : Kind.BATCH.label() + " " + step);
+    }
+
+    /**
      * What a borrow's stack showed.
      *
      * @param rule the index of the first rule that matched, or -1 when none did

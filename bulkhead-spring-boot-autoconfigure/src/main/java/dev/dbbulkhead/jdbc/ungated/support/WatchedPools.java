@@ -4,6 +4,7 @@ import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
 import dev.dbbulkhead.jdbc.ungated.JobRefusals;
 import dev.dbbulkhead.jdbc.ungated.PoolAdmission;
+import dev.dbbulkhead.jdbc.ungated.StackSampling;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionDetector;
 import dev.dbbulkhead.jdbc.ungated.UngatedConnectionListener;
 import dev.dbbulkhead.jdbc.ungated.WatchedDataSource;
@@ -58,9 +59,10 @@ public final class WatchedPools {
      * @param defaultWorkload the workload of what no rule names
      * @param rules           the rules read on a borrow's stack
      * @param jobRefusals     the refused runs of jobs, of every pool
+     * @param sampling        which borrows only the default caught have their stack read, when nothing else reads it
      */
     public record AdmissionSettings(StartUpGates gates, String defaultWorkload, WorkRules rules,
-                                    JobRefusals jobRefusals) {
+                                    JobRefusals jobRefusals, StackSampling sampling) {
     }
 
     /**
@@ -85,7 +87,7 @@ public final class WatchedPools {
                     AdmissionSettings admitting = admission;
                     PoolAdmission poolAdmission = admitting == null ? null : new PoolAdmission(admitting.gates(),
                             admitting.defaultWorkload(), admitting.rules(), DeadlinePoolWait.atOnceFor(pool),
-                            admitting.jobRefusals());
+                            admitting.jobRefusals(), admitting.sampling());
                     WatchedDataSource watch = new WatchedDataSource(pool,
                             new UngatedConnectionDetector(name, settings, listener), DeadlinePoolWait.forPool(pool),
                             poolAdmission);
