@@ -12,6 +12,7 @@ import dev.dbbulkhead.testing.PostgresFixture;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -217,6 +218,30 @@ class UngatedConnectionDetectorTests {
 
         assertThat(dataSource.detector().report().recognised()).containsEntry(UngatedWork.RULE, 1L);
         assertThat((Throwable) afterwards).as("the scope ends with the work").isNotNull();
+    }
+
+    @Test
+    void anInnerScopeCountsUnderItsOwnRuleTheOuterOneIsBackAfterItAndClosingTwiceChangesNothing()
+            throws SQLException {
+        WatchedDataSource dataSource = watched();
+
+        UngatedWork.Scope outer = UngatedWork.open("outer");
+        borrowFromSiteA(dataSource);
+        UngatedWork.allow("inner", () -> {
+            borrowFromSiteA(dataSource);
+            return null;
+        });
+        borrowFromSiteA(dataSource);
+        outer.close();
+        UngatedWork.Scope next = UngatedWork.open("next");
+        outer.close();
+        borrowFromSiteA(dataSource);
+        next.close();
+        borrowFromSiteA(dataSource);
+
+        assertThat(dataSource.detector().report().recognised())
+                .containsOnly(Map.entry("outer", 2L), Map.entry("inner", 1L), Map.entry("next", 1L));
+        assertThat(dataSource.detector().connections()).as("after every scope closed").isOne();
     }
 
     @Test
