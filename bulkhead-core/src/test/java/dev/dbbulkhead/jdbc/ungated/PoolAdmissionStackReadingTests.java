@@ -7,14 +7,13 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
-import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.gate.HeldPlaces;
 import dev.dbbulkhead.jdbc.ConnectionRequest;
 import dev.dbbulkhead.testing.PostgresFixture;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterAll;
@@ -132,7 +131,7 @@ class PoolAdmissionStackReadingTests {
     void workMarkedWhereItBeginsIsRecognisedUnderItsRuleAndNotAdmitted() throws Exception {
         WatchedDataSource dataSource = admitted(WorkRules.none(), NONE_READ, false);
 
-        try (HeldPlace held = HeldPlace.of(gate)) {
+        try (HeldPlaces held = HeldPlaces.of(gate)) {
             UngatedWork.allow("health endpoint", () -> {
                 borrowFromTheSite(dataSource, 2);
                 return null;
@@ -151,7 +150,7 @@ class PoolAdmissionStackReadingTests {
                 List.of(Runner.class.getName())), WorkRules.Steps.NONE);
         WatchedDataSource dataSource = admitted(runners, NONE_READ, false);
 
-        try (HeldPlace held = HeldPlace.of(gate)) {
+        try (HeldPlaces held = HeldPlaces.of(gate)) {
             assertThatThrownBy(() -> Runner.run(dataSource))
                     .isInstanceOf(BulkheadRejectedException.class);
         }
@@ -174,36 +173,6 @@ class PoolAdmissionStackReadingTests {
 
         static void archive(WatchedDataSource dataSource) throws SQLException {
             borrowFromTheSite(dataSource, 1);
-        }
-    }
-
-    /** The gate's only place, held by another thread until closed: every admission meanwhile is refused. */
-    private static final class HeldPlace implements AutoCloseable {
-
-        private final CountDownLatch release = new CountDownLatch(1);
-        private final Thread holder;
-
-        private HeldPlace(AdmissionGate gate) throws InterruptedException {
-            CountDownLatch held = new CountDownLatch(1);
-            holder = Thread.ofPlatform().start(() -> {
-                try (Permit permit = gate.acquire()) {
-                    held.countDown();
-                    release.await();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            held.await();
-        }
-
-        static HeldPlace of(AdmissionGate gate) throws InterruptedException {
-            return new HeldPlace(gate);
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            release.countDown();
-            holder.join();
         }
     }
 }

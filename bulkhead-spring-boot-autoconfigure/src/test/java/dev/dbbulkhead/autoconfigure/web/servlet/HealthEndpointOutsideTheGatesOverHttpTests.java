@@ -2,29 +2,20 @@ package dev.dbbulkhead.autoconfigure.web.servlet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.dbbulkhead.autoconfigure.ApplicationTestSupport;
-import dev.dbbulkhead.gate.AdmissionGate;
-import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.autoconfigure.WebApplicationTestSupport;
+import dev.dbbulkhead.gate.HeldPlaces;
 import dev.dbbulkhead.jdbc.ungated.support.HealthEndpointOutsideGates;
 import dev.dbbulkhead.jdbc.ungated.support.WatchedPools;
-import dev.dbbulkhead.transaction.BulkheadRegistry;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -42,53 +33,20 @@ import org.springframework.web.bind.annotation.RestController;
                 "db.bulkhead.work.rules[0].workload=web", "db.bulkhead.work.rules[0].http=GET /**",
                 "management.endpoint.health.show-components=always"})
 @Timeout(value = 2, unit = TimeUnit.MINUTES) // only against a hang; no assertion depends on time
-class HealthEndpointOutsideTheGatesOverHttpTests {
-
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    @Value("${local.server.port}")
-    int port;
-
-    @Autowired
-    BulkheadRegistry registry;
+class HealthEndpointOutsideTheGatesOverHttpTests extends WebApplicationTestSupport {
 
     @Autowired
     WatchedPools pools;
 
-    @DynamicPropertySource
-    static void database(DynamicPropertyRegistry properties) {
-        ApplicationTestSupport.sharedDatabase(properties);
-    }
-
-    private HttpResponse<String> get(String path) throws Exception {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-    }
-
     @Test
     void theHealthEndpointReportsTheDatabaseUpWhileTheWorkloadOfItsPathIsFull() throws Exception {
-        AdmissionGate web = registry.template("web").gate();
-        CountDownLatch held = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        Thread holder = Thread.ofPlatform().start(() -> {
-            try (Permit permit = web.acquire()) {
-                held.countDown();
-                release.await();
-            } catch (InterruptedException interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        held.await();
-        try {
+        try (HeldPlaces held = HeldPlaces.of(registry.template("web").gate())) {
             HttpResponse<String> count = get("/count");
             HttpResponse<String> health = get("/actuator/health");
 
             assertThat(count.statusCode()).as(count.body()).isEqualTo(503);
             assertThat(health.statusCode()).as(health.body()).isEqualTo(200);
             assertThat(health.body()).contains("\"db\":{\"status\":\"UP\"");
-        } finally {
-            release.countDown();
-            holder.join();
         }
         assertThat(pools.detectors().get(0).report().recognised())
                 .containsKey(HealthEndpointOutsideGates.RULE);

@@ -7,7 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.dbbulkhead.BulkheadRejectedException;
 import dev.dbbulkhead.gate.AdmissionGate;
 import dev.dbbulkhead.gate.GateConfig;
-import dev.dbbulkhead.gate.Permit;
+import dev.dbbulkhead.gate.HeldPlaces;
 import dev.dbbulkhead.jdbc.ConnectionRequest;
 import dev.dbbulkhead.jdbc.ungated.CallerRules;
 import dev.dbbulkhead.jdbc.ungated.DetectionSettings;
@@ -24,7 +24,6 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -55,7 +54,7 @@ class InfrastructureMarkedWhereItBeginsTests {
     private final AdmissionGate gate = new AdmissionGate("default",
             GateConfig.builder().maxConcurrent(1).maxQueued(0).build());
     private WatchedDataSource dataSource;
-    private HeldPlace held;
+    private HeldPlaces held;
 
     @BeforeAll
     static void openPool() {
@@ -75,7 +74,7 @@ class InfrastructureMarkedWhereItBeginsTests {
         dataSource = new WatchedDataSource(pool, new UngatedConnectionDetector("dataSource",
                 new DetectionSettings(CallerRules.defaults(), false, 10, "advice"), UngatedConnectionListener.NONE),
                 ConnectionRequest.PLAIN, admission);
-        held = new HeldPlace(gate);
+        held = HeldPlaces.of(gate);
     }
 
     @AfterEach
@@ -153,32 +152,6 @@ class InfrastructureMarkedWhereItBeginsTests {
                 .extracting(listener -> ((TestTransactionOutsideGates) listener).getOrder())
                 .isEqualTo(TransactionalTestExecutionListener.ORDER - 1);
         assertThat(defaults).anyMatch(TransactionalTestExecutionListener.class::isInstance);
-    }
-
-    /** The gate's only place, held by another thread until closed: every admission meanwhile is refused. */
-    private static final class HeldPlace implements AutoCloseable {
-
-        private final CountDownLatch release = new CountDownLatch(1);
-        private final Thread holder;
-
-        HeldPlace(AdmissionGate gate) throws InterruptedException {
-            CountDownLatch held = new CountDownLatch(1);
-            holder = Thread.ofPlatform().start(() -> {
-                try (Permit permit = gate.acquire()) {
-                    held.countDown();
-                    release.await();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            });
-            held.await();
-        }
-
-        @Override
-        public void close() throws InterruptedException {
-            release.countDown();
-            holder.join();
-        }
     }
 
     /** A test context with attributes and nothing else, as the listener reads only those. */
