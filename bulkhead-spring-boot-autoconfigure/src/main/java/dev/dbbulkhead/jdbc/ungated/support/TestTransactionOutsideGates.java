@@ -10,46 +10,60 @@ import org.springframework.test.context.transaction.TransactionalTestExecutionLi
  * Marks the transaction the Spring TestContext Framework begins and ends around a {@code @Transactional} test (its
  * {@code @BeforeTransaction} and {@code @AfterTransaction} methods included) as running outside the gates, where it
  * begins: its borrow is recognised without reading the stack, as the test's own fixture rather than the application's
- * work. The test method itself runs unmarked, so what it borrows outside that transaction is admitted as in
- * production. Registered with the framework's default listeners, just before {@link TransactionalTestExecutionListener}.
+ * work. Two listeners, registered with the framework's default ones, hold the mark around
+ * {@link TransactionalTestExecutionListener}'s callbacks and nothing else: {@link Before} just before it, {@link After}
+ * just after it (the callbacks after a test run in reverse order). The test method, the {@code @BeforeEach} and
+ * {@code @AfterEach} methods and every other listener run unmarked, so what they borrow is admitted as in production.
  */
-public final class TestTransactionOutsideGates implements TestExecutionListener, Ordered {
+public final class TestTransactionOutsideGates {
 
     /** The rule the test transaction's borrows are counted under: the framework's package, as a stack read names it. */
     public static final String RULE = "org.springframework.test.context.transaction";
 
     private static final String SCOPE = TestTransactionOutsideGates.class.getName() + ".scope";
 
-    @Override
-    public int getOrder() {
-        return TransactionalTestExecutionListener.ORDER - 1;
+    private TestTransactionOutsideGates() {
     }
 
-    /** Before the test transaction begins. */
-    @Override
-    public void beforeTestMethod(TestContext testContext) {
-        open(testContext);
+    /** Opens the mark before the test transaction begins, and closes it once the transaction ended. */
+    public static final class Before implements TestExecutionListener, Ordered {
+
+        @Override
+        public int getOrder() {
+            return TransactionalTestExecutionListener.ORDER - 1;
+        }
+
+        @Override
+        public void beforeTestMethod(TestContext testContext) {
+            open(testContext);
+        }
+
+        @Override
+        public void afterTestMethod(TestContext testContext) {
+            close(testContext);
+        }
     }
 
-    /** After it began, right before the test method. */
-    @Override
-    public void beforeTestExecution(TestContext testContext) {
-        close(testContext);
+    /** Closes the mark once the test transaction began, and opens it again before the transaction ends. */
+    public static final class After implements TestExecutionListener, Ordered {
+
+        @Override
+        public int getOrder() {
+            return TransactionalTestExecutionListener.ORDER + 1;
+        }
+
+        @Override
+        public void beforeTestMethod(TestContext testContext) {
+            close(testContext);
+        }
+
+        @Override
+        public void afterTestMethod(TestContext testContext) {
+            open(testContext);
+        }
     }
 
-    /** Right after the test method, before the transaction ends. */
-    @Override
-    public void afterTestExecution(TestContext testContext) {
-        open(testContext);
-    }
-
-    /** After the transaction ended: the listeners after a test run in reverse order, the transaction's first. */
-    @Override
-    public void afterTestMethod(TestContext testContext) {
-        close(testContext);
-    }
-
-    /** Opens the scope unless one is open: a failed callback may skip the one that would have closed it. */
+    /** Opens the mark unless it is open: a failed callback may have skipped the one that would have closed it. */
     private static void open(TestContext testContext) {
         if (!testContext.hasAttribute(SCOPE)) {
             testContext.setAttribute(SCOPE, UngatedWork.open(RULE));

@@ -114,44 +114,50 @@ class InfrastructureMarkedWhereItBeginsTests {
     }
 
     @Test
-    void theTestTransactionsCallbacksBorrowOutsideTheGatesAndTheTestMethodInside() throws Exception {
-        TestTransactionOutsideGates listener = new TestTransactionOutsideGates();
+    void theTestTransactionsBeginningAndEndBorrowOutsideTheGatesAndEverythingBetweenInside() throws Exception {
+        TestExecutionListener before = new TestTransactionOutsideGates.Before();
+        TestExecutionListener after = new TestTransactionOutsideGates.After();
         TestContext test = new FakeTestContext();
 
-        listener.beforeTestMethod(test);
+        // The framework's order: before-callbacks by rising order, after-callbacks by falling order.
+        before.beforeTestMethod(test);
         assertThat(borrow()).as("the test transaction begins").isEqualTo(true);
-        listener.beforeTestExecution(test);
-        assertThatThrownBy(this::borrow).as("the test method").isInstanceOf(BulkheadRejectedException.class);
-        listener.afterTestExecution(test);
-        assertThat(borrow()).as("an @AfterTransaction method").isEqualTo(true);
-        listener.afterTestMethod(test);
+        after.beforeTestMethod(test);
+        assertThatThrownBy(this::borrow).as("@BeforeEach, the test method, @AfterEach")
+                .isInstanceOf(BulkheadRejectedException.class);
+        after.afterTestMethod(test);
+        assertThat(borrow()).as("the transaction ends, an @AfterTransaction method").isEqualTo(true);
+        before.afterTestMethod(test);
         assertThatThrownBy(this::borrow).as("after the test").isInstanceOf(BulkheadRejectedException.class);
 
         assertThat(recognised()).containsExactly(Map.entry(TestTransactionOutsideGates.RULE, 2L));
     }
 
     @Test
-    void aTestWhoseMethodNeverRanLeavesNoMarkOnTheThread() throws Exception {
-        TestTransactionOutsideGates listener = new TestTransactionOutsideGates();
+    void aTestWhoseTransactionFailedToBeginLeavesNoMarkOnTheThread() throws Exception {
+        TestExecutionListener before = new TestTransactionOutsideGates.Before();
+        TestExecutionListener after = new TestTransactionOutsideGates.After();
         TestContext test = new FakeTestContext();
 
-        // A later listener's beforeTestMethod failed: neither beforeTestExecution nor afterTestExecution runs.
-        listener.beforeTestMethod(test);
-        listener.afterTestMethod(test);
+        // The transactional listener's beforeTestMethod failed: the framework skips the later before-callbacks and
+        // still calls every after-callback.
+        before.beforeTestMethod(test);
+        after.afterTestMethod(test);
+        before.afterTestMethod(test);
 
         assertThatThrownBy(this::borrow).isInstanceOf(BulkheadRejectedException.class);
     }
 
     @Test
-    void theTestContextFrameworkFindsTheListenerJustBeforeItsTransactionalOne() {
-        // The listeners the framework itself finds for a test class that names none.
-        List<TestExecutionListener> defaults = new TestContextManager(InfrastructureMarkedWhereItBeginsTests.class)
-                .getTestExecutionListeners();
+    void theTestContextFrameworkFindsTheListenersJustBeforeAndJustAfterItsTransactionalOne() {
+        // The listeners the framework itself finds for a test class that names none, in its order.
+        List<Class<?>> defaults = new TestContextManager(InfrastructureMarkedWhereItBeginsTests.class)
+                .getTestExecutionListeners().stream().<Class<?>>map(Object::getClass).toList();
 
-        assertThat(defaults).filteredOn(TestTransactionOutsideGates.class::isInstance).singleElement()
-                .extracting(listener -> ((TestTransactionOutsideGates) listener).getOrder())
-                .isEqualTo(TransactionalTestExecutionListener.ORDER - 1);
-        assertThat(defaults).anyMatch(TransactionalTestExecutionListener.class::isInstance);
+        int transactional = defaults.indexOf(TransactionalTestExecutionListener.class);
+        assertThat(transactional).isPositive();
+        assertThat(defaults.get(transactional - 1)).isEqualTo(TestTransactionOutsideGates.Before.class);
+        assertThat(defaults.get(transactional + 1)).isEqualTo(TestTransactionOutsideGates.After.class);
     }
 
     /** A test context with attributes and nothing else, as the listener reads only those. */
