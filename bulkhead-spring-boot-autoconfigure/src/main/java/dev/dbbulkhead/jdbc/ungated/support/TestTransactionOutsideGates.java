@@ -4,20 +4,26 @@ import dev.dbbulkhead.jdbc.ungated.UngatedWork;
 import org.springframework.core.Ordered;
 import org.springframework.test.context.TestContext;
 import org.springframework.test.context.TestExecutionListener;
+import org.springframework.test.context.jdbc.SqlScriptsTestExecutionListener;
 import org.springframework.test.context.transaction.TransactionalTestExecutionListener;
 
 /**
- * Marks the transaction the Spring TestContext Framework begins and ends around a {@code @Transactional} test (its
- * {@code @BeforeTransaction} and {@code @AfterTransaction} methods included) as running outside the gates, where it
- * begins: its borrow is recognised without reading the stack, as the test's own fixture rather than the application's
- * work. Two listeners, registered with the framework's default ones, hold the mark around
- * {@link TransactionalTestExecutionListener}'s callbacks and nothing else: {@link Before} just before it, {@link After}
- * just after it (the callbacks after a test run in reverse order). The test method, the {@code @BeforeEach} and
- * {@code @AfterEach} methods and every other listener run unmarked, so what they borrow is admitted as in production.
+ * Marks the fixture the Spring TestContext Framework sets up and tears down around a test — the transaction it begins
+ * and ends around a {@code @Transactional} test, its {@code @BeforeTransaction} and {@code @AfterTransaction} methods,
+ * and the {@code @Sql} scripts it runs — as running outside the gates, where it begins: its borrows are recognised
+ * without reading the stack, as the test's own fixture rather than the application's work. Two listeners, registered
+ * with the framework's default ones, hold the mark around those listeners' callbacks and nothing else: {@link Before}
+ * just before {@link TransactionalTestExecutionListener}, {@link After} just after
+ * {@link SqlScriptsTestExecutionListener} (the callbacks after a test run in reverse order). The test method, its
+ * {@code @BeforeEach} and {@code @AfterEach} methods and every other listener run unmarked, so what they borrow is
+ * admitted as in production.
  */
 public final class TestTransactionOutsideGates {
 
-    /** The rule the test transaction's borrows are counted under: the framework's package, as a stack read names it. */
+    /**
+     * The rule the fixture's borrows are counted under: the package of the framework's transaction, as a stack read
+     * names the transaction's borrow.
+     */
     public static final String RULE = "org.springframework.test.context.transaction";
 
     private static final String SCOPE = TestTransactionOutsideGates.class.getName() + ".scope";
@@ -44,12 +50,12 @@ public final class TestTransactionOutsideGates {
         }
     }
 
-    /** Closes the mark once the test transaction began, and opens it again before the transaction ends. */
+    /** Closes the mark once the test transaction began and the scripts ran; opens it again before they run after it. */
     public static final class After implements TestExecutionListener, Ordered {
 
         @Override
         public int getOrder() {
-            return TransactionalTestExecutionListener.ORDER + 1;
+            return SqlScriptsTestExecutionListener.ORDER + 1;
         }
 
         @Override

@@ -39,6 +39,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.TestContext;
 import org.springframework.test.context.TestContextManager;
 import org.springframework.test.context.TestExecutionListener;
+import org.springframework.test.context.jdbc.SqlScriptsTestExecutionListener;
 import org.springframework.test.context.transaction.TransactionalTestExecutionListener;
 
 /**
@@ -114,7 +115,7 @@ class InfrastructureMarkedWhereItBeginsTests {
     }
 
     @Test
-    void theTestTransactionsBeginningAndEndBorrowOutsideTheGatesAndEverythingBetweenInside() throws Exception {
+    void theTestsTransactionAndScriptsBorrowOutsideTheGatesAndEverythingBetweenInside() throws Exception {
         TestExecutionListener before = new TestTransactionOutsideGates.Before();
         TestExecutionListener after = new TestTransactionOutsideGates.After();
         TestContext test = new FakeTestContext();
@@ -122,6 +123,7 @@ class InfrastructureMarkedWhereItBeginsTests {
         // The framework's order: before-callbacks by rising order, after-callbacks by falling order.
         before.beforeTestMethod(test);
         assertThat(borrow()).as("the test transaction begins").isEqualTo(true);
+        assertThat(borrow()).as("an @Sql script before the test").isEqualTo(true);
         after.beforeTestMethod(test);
         assertThatThrownBy(this::borrow).as("@BeforeEach, the test method, @AfterEach")
                 .isInstanceOf(BulkheadRejectedException.class);
@@ -130,7 +132,7 @@ class InfrastructureMarkedWhereItBeginsTests {
         before.afterTestMethod(test);
         assertThatThrownBy(this::borrow).as("after the test").isInstanceOf(BulkheadRejectedException.class);
 
-        assertThat(recognised()).containsExactly(Map.entry(TestTransactionOutsideGates.RULE, 2L));
+        assertThat(recognised()).containsExactly(Map.entry(TestTransactionOutsideGates.RULE, 3L));
     }
 
     @Test
@@ -149,15 +151,16 @@ class InfrastructureMarkedWhereItBeginsTests {
     }
 
     @Test
-    void theTestContextFrameworkFindsTheListenersJustBeforeAndJustAfterItsTransactionalOne() {
+    void theTestContextFrameworkFindsTheListenersJustAroundItsTransactionAndScriptListeners() {
         // The listeners the framework itself finds for a test class that names none, in its order.
         List<Class<?>> defaults = new TestContextManager(InfrastructureMarkedWhereItBeginsTests.class)
                 .getTestExecutionListeners().stream().<Class<?>>map(Object::getClass).toList();
 
         int transactional = defaults.indexOf(TransactionalTestExecutionListener.class);
         assertThat(transactional).isPositive();
-        assertThat(defaults.get(transactional - 1)).isEqualTo(TestTransactionOutsideGates.Before.class);
-        assertThat(defaults.get(transactional + 1)).isEqualTo(TestTransactionOutsideGates.After.class);
+        assertThat(defaults.subList(transactional - 1, transactional + 3)).containsExactly(
+                TestTransactionOutsideGates.Before.class, TransactionalTestExecutionListener.class,
+                SqlScriptsTestExecutionListener.class, TestTransactionOutsideGates.After.class);
     }
 
     /** A test context with attributes and nothing else, as the listener reads only those. */
