@@ -1,5 +1,6 @@
 package dev.dbbulkhead.jdbc.ungated;
 
+import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
 
@@ -61,7 +62,7 @@ public final class StackSampling {
         if (oneIn < 1) {
             throw new IllegalArgumentException("oneIn is " + oneIn + ": it must be 1 or more");
         }
-        return new StackSampling(firstRead, oneIn, java.util.Objects.requireNonNull(picks, "picks"));
+        return new StackSampling(firstRead, oneIn, Objects.requireNonNull(picks, "picks"));
     }
 
     /** How many borrows are each read before sampling. */
