@@ -3,6 +3,7 @@ package dev.dbbulkhead.benchmarks.pathcost;
 import static dev.dbbulkhead.benchmarks.pathcost.PathTargets.signed;
 import static dev.dbbulkhead.benchmarks.pathcost.PathTargets.signedPercent;
 import static dev.dbbulkhead.benchmarks.report.MarkdownTable.number;
+import static dev.dbbulkhead.benchmarks.report.MarkdownTable.percent;
 
 import dev.dbbulkhead.benchmarks.report.MarkdownTable;
 import java.util.Optional;
@@ -15,7 +16,9 @@ final class PathCostReport {
             + UserPath.TRANSACTIONAL.label() + ": ratio of the means; bytes/call: heap allocated by all threads per"
             + " call (virtual threads' on their carriers); process CPU: the JVM's CPU time per call, all threads;"
             + " DB CPU: the PostgreSQL server processes' CPU time per call (– where the server's processes cannot be"
-            + " read); errors: calls that threw (the run is sized so that none are refused or time out). Pool "
+            + " read); errors: calls that threw (the run is sized so that none are refused or time out); JIT"
+            + " compiling: the JIT compilers' time as a share of the measured time (all compiler threads; – where not"
+            + " reported) — a fork still compiling measures the compiler too: where it is high, warm up longer. Pool "
             + PathApplication.WIDTH + " connections, db-bulkhead B = " + PathApplication.WIDTH + ", Q = "
             + PathApplication.MOST_CALLERS + ", Resilience4j " + PathApplication.WIDTH
             + " concurrent calls; waits up to " + LoadSettings.seconds(PathApplication.LONGEST_WAIT) + ".\n\n";
@@ -49,7 +52,7 @@ final class PathCostReport {
     private static MarkdownTable pathTable(PathSummaries summaries, Callers callers) {
         MarkdownTable table = new MarkdownTable("path", "µs/call", "× " + UserPath.TRANSACTIONAL.label(), "calls/s",
                 "bytes/call", "bytes above " + UserPath.TRANSACTIONAL.label(), "process CPU µs/call", "DB CPU µs/call",
-                "errors");
+                "errors", "JIT compiling");
         Optional<PathSummary> plain = summaries.after(UserPath.TRANSACTIONAL, callers);
         for (UserPath path : UserPath.values()) {
             for (Variant variant : Variant.values()) {
@@ -60,7 +63,7 @@ final class PathCostReport {
                         number(row.callsPerSecond(), 0), number(row.bytesPerCall(), 0),
                         plain.map(floor -> signed(row.bytesPerCall() - floor.bytesPerCall(), 0)).orElse("–"),
                         number(row.processCpuMicrosPerCall(), 1), number(row.serverCpuMicrosPerCall(), 1),
-                        row.errors()));
+                        row.errors(), percent(row.compilingShare())));
             }
         }
         return table;

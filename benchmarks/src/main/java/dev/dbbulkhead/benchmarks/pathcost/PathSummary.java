@@ -12,9 +12,12 @@ import org.openjdk.jmh.util.ListStatistics;
  * @param microsPerCallError      half-width of the 99.9 % confidence interval of that mean, as JMH computes it
  *                                (NaN for a single iteration)
  * @param serverCpuMicrosPerCall  NaN where any iteration could not read the server's CPU
+ * @param compilingShare          the mean share of an iteration's wall time the JIT compilers spent compiling; NaN
+ *                                where any iteration did not report it
  */
 record PathSummary(int iterations, double microsPerCall, double microsPerCallError, double callsPerSecond,
-                   double bytesPerCall, double processCpuMicrosPerCall, double serverCpuMicrosPerCall, long errors) {
+                   double bytesPerCall, double processCpuMicrosPerCall, double serverCpuMicrosPerCall, long errors,
+                   double compilingShare) {
 
     /** The confidence level of the error, JMH's. */
     static final double CONFIDENCE = 0.999;
@@ -29,11 +32,12 @@ record PathSummary(int iterations, double microsPerCall, double microsPerCallErr
                 mean(results, IterationResult::callsPerSecond), mean(results, IterationResult::bytesPerCall),
                 mean(results, IterationResult::processCpuMicrosPerCall),
                 mean(results, IterationResult::serverCpuMicrosPerCall),
-                results.stream().mapToLong(IterationResult::errors).sum());
+                results.stream().mapToLong(IterationResult::errors).sum(),
+                mean(results, IterationResult::compilingShare));
     }
 
     private static double mean(List<IterationResult> results, ToDoubleFunction<IterationResult> figure) {
-        // A NaN (the server's CPU not read) makes the mean NaN: "not measured", never a mean of the others.
+        // A NaN (the server's CPU or the compilers' time not read) makes the mean NaN: "not measured", never a mean of the others.
         return results.stream().mapToDouble(figure).average().orElse(Double.NaN);
     }
 }

@@ -55,6 +55,17 @@ class PathCostRunTests {
         assertThat(summary.processCpuMicrosPerCall()).isCloseTo(50, within(1e-9));
         assertThat(summary.serverCpuMicrosPerCall()).isCloseTo(25, within(1e-9));
         assertThat(summary.errors()).isEqualTo(3);
+        assertThat(summary.compilingShare()).isCloseTo(0.2, within(1e-9));
+    }
+
+    @Test
+    void theCompilersShareIsTheirTimeOverTheWindowsAndNotMeasuredWhereAnyIterationDidNotReportIt() {
+        IterationResult quiet = compiling(iteration(UserPath.POOL_ADMISSION, Callers.virtual(256), 100, 2_000, 0), 0);
+        IterationResult busy = compiling(quiet, quiet.wallNanos() * 9 / 10);
+        IterationResult unreported = compiling(quiet, IterationResult.NOT_COMPILING_MEASURED);
+
+        assertThat(PathSummary.of(List.of(quiet, busy)).compilingShare()).isCloseTo(0.45, within(1e-9));
+        assertThat(PathSummary.of(List.of(quiet, unreported)).compilingShare()).isNaN();
     }
 
     @Test
@@ -82,7 +93,20 @@ class PathCostRunTests {
         assertThat(IterationResult.parse(result.toLine())).isEqualTo(result);
         assertThat(IterationResult.parse(withoutServerCpu(result).toLine())).isEqualTo(withoutServerCpu(result));
         assertThat(IterationResult.isResultLine("PATHCOSTLY a fork's own output")).isFalse();
-        assertThat(withoutServerCpu(result).toLine()).endsWith("\t-");
+        IterationResult unreported = compiling(withoutServerCpu(result), IterationResult.NOT_COMPILING_MEASURED);
+        assertThat(unreported.toLine()).endsWith("\t-\t-");
+        assertThat(IterationResult.parse(unreported.toLine())).isEqualTo(unreported);
+    }
+
+    @Test
+    void aLineFromAForkOfAnEarlierBuildHasNoCompilersTime() {
+        IterationResult result = iteration(UserPath.POOL_ADMISSION_BOUND, Callers.virtual(256), 900, 3_000, 0);
+        String earlierLine = result.toLine().substring(0, result.toLine().lastIndexOf('\t'));
+
+        assertThat(IterationResult.parse(earlierLine))
+                .isEqualTo(compiling(result, IterationResult.NOT_COMPILING_MEASURED));
+        assertThatThrownBy(() -> IterationResult.parse(earlierLine.substring(0, earlierLine.lastIndexOf('\t'))))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a result line");
     }
 
     @Test
@@ -96,7 +120,9 @@ class PathCostRunTests {
                 after(EIGHT, UserPath.STARTER_OBSERVED, 216, 3_000), after(EIGHT, UserPath.RESILIENCE4J, 210, 2_800));
 
         assertThat(report).contains("**1 platform thread**", "**8 platform threads**")
-                .contains("| `@DbBulkhead` + meters | 212.0 ± 0.0 | 1.060 | 37,736 | 2,400 | +400 | 50.0 | 25.0 | 0 |")
+                .contains("| `@DbBulkhead` + meters | 212.0 ± 0.0 | 1.060 | 37,736 | 2,400 | +400 | 50.0 | 25.0 | 0"
+                        + " | 20.0 % |")
+                .contains("| JIT compiling |")
                 .contains("| `@DbBulkhead` + meters ≤ 1.05 × `@Transactional` alone | 8 platform threads"
                         + " | +6.0 %, 2.0 µs over | **not met** |")
                 .contains("| `@DbBulkhead` + meters + observations ≤ 1.10 × `@Transactional` alone"
@@ -251,17 +277,27 @@ class PathCostRunTests {
                 .endsWith("; starter paths also from `benchmarks-before.jar` (before)");
     }
 
-    /** One hand-made iteration of {@link #CALLS} calls; process CPU 50 µs and server CPU 25 µs a call. */
+    /**
+     * One hand-made iteration of {@link #CALLS} calls; process CPU 50 µs and server CPU 25 µs a call, the compilers
+     * busy a fifth of the time.
+     */
     private static IterationResult iteration(UserPath path, Callers callers, long microsPerCall, long bytesPerCall,
                                              long errors) {
         long wallNanos = microsPerCall * 1_000 * CALLS / callers.count();
         return new IterationResult(path, callers, 1, CALLS, errors, wallNanos, 50_000 * CALLS, bytesPerCall * CALLS,
-                25_000 * CALLS);
+                25_000 * CALLS, wallNanos / 5);
     }
 
     private static IterationResult withoutServerCpu(IterationResult result) {
         return new IterationResult(result.path(), result.callers(), result.iteration(), result.calls(), result.errors(),
-                result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), ServerCpu.NOT_MEASURED);
+                result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), ServerCpu.NOT_MEASURED,
+                result.compilingNanos());
+    }
+
+    private static IterationResult compiling(IterationResult result, long compilingNanos) {
+        return new IterationResult(result.path(), result.callers(), result.iteration(), result.calls(), result.errors(),
+                result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), result.serverCpuNanos(),
+                compilingNanos);
     }
 
     /** A path's summary in a report: three identical iterations, so that its error is 0. */
