@@ -30,8 +30,11 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
     transient volatile long shed;
     /**
      * The waiter a release last handed its slot to, until that waiter runs ({@link #resumed()}); {@code null} when
-     * none. Read by the releaser's yields only: another hand-over may replace it meanwhile, which ends those yields
-     * early and changes nothing else.
+     * none. Read by the releasers' yields only, and changes nothing else. Every releaser yields while it is set, so a
+     * hand-over meanwhile extends the yields of the releases before it until its own waiter runs, within each one's
+     * bound: under a steady stream of hand-overs (hundreds of parked platform callers) releasers yield towards that
+     * bound. Yielding only for one's own waiter, and at most one releaser per processor, were each measured and not
+     * kept (the pool-level admission benchmark, runs 18 and 19).
      */
     private transient volatile @Nullable Thread handedTo;
 
