@@ -37,7 +37,8 @@ record PathSummary(int iterations, double microsPerCall, double microsPerCallErr
     }
 
     private static double mean(List<IterationResult> results, ToDoubleFunction<IterationResult> figure) {
-        // A NaN (the server's CPU or the compilers' time not read) makes the mean NaN: "not measured", never a mean of the others.
+        // A NaN (the server's CPU or the compilers' time not read) makes the mean NaN: "not measured", never a mean
+        // of the others.
         return results.stream().mapToDouble(figure).average().orElse(Double.NaN);
     }
 }
