@@ -33,10 +33,10 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
      * none. Read by the releasers' yields only, and changes nothing else. Every releaser yields while it is set, so a
      * hand-over meanwhile extends the yields of the releases before it until its own waiter runs, within each one's
      * bound: under a steady stream of hand-overs (hundreds of parked platform callers) releasers yield towards that
-     * bound. Yielding only for one's own waiter, at most one releaser per processor, and not at all while more than
-     * 2B operations are admitted were each measured and not kept (the pool-level admission benchmark, runs 18, 19 and
-     * 21–23: from 48 to 192 platform callers the yields keep a call of the bound path at 0.60–0.76 × its time under
-     * HikariCP alone).
+     * bound. At most one releaser per processor, yielding only until one's own waiter runs (stopping at the next
+     * hand-over, or not), and not at all while more than 2B operations are admitted were each measured and not kept
+     * (the pool-level admission benchmark, runs 18, 19 and 21–24: from 48 to 192 platform callers these yields keep a
+     * call of the bound path at 0.60–0.76 × its time under HikariCP alone).
      */
     private transient volatile @Nullable Thread handedTo;
 
