@@ -319,6 +319,11 @@ class QueueDisciplineAutoConfigurationTests {
      * On the real database: one operation holds the only execution permit while three wait; once the queue has stood
      * for an interval, the release sheds the three — each waited past the target — and the meters and the endpoint
      * tell it; once drained, the queue stands no more. Loops wait for states, never for a time.
+     *
+     * <p>The interval is long beside the target: each waiter judges itself once, at the target delay, and one that
+     * found the queue standing then would shed itself before the release — all three, and the drained queue would
+     * stand no more before the gauge was read (seen on a loaded machine with a 2 ms interval). A waiter whose
+     * wake-up at 1 ms came only after the 1 s interval would still do so.
      */
     @Test
     void onPostgresAStandingCoDelQueueShedsItsOverdueWaitersAndTheMetersAndTheEndpointTellIt() throws Exception {
@@ -326,7 +331,7 @@ class QueueDisciplineAutoConfigurationTests {
                         "db.bulkhead.workloads.flood.max-queued=3", "db.bulkhead.workloads.flood.queue-wait=1m",
                         "db.bulkhead.workloads.flood.queue.discipline=codel",
                         "db.bulkhead.workloads.flood.queue.target-delay=1ms",
-                        "db.bulkhead.workloads.flood.queue.interval=2ms")
+                        "db.bulkhead.workloads.flood.queue.interval=1s")
                 .run(context -> {
                     BulkheadTemplate flood = context.getBean(BulkheadRegistry.class).template("flood");
                     AdmissionGate gate = flood.gate();
@@ -342,15 +347,18 @@ class QueueDisciplineAutoConfigurationTests {
                         }));
                         holding.await();
                         List<Future<Integer>> waiters = new ArrayList<>();
-                        for (int i = 0; i < 3; i++) {
-                            waiters.add(callers.submit(() -> flood.execute(
-                                    status -> jdbc.queryForObject("SELECT 1", Integer.class))));
+                        try {
+                            for (int i = 0; i < 3; i++) {
+                                waiters.add(callers.submit(() -> flood.execute(
+                                        status -> jdbc.queryForObject("SELECT 1", Integer.class))));
+                            }
+                            Await.until("three waiting", () -> gate.queueLength() == 3);
+                            Await.until("the queue judged standing", gate::queueStanding);
+                            assertThat(standingGauge("flood")).isEqualTo(1.0);
+                        } finally {
+                            // Closing the callers waits for the holder: a failed assertion must not leave it held.
+                            release.countDown();
                         }
-                        Await.until("three waiting", () -> gate.queueLength() == 3);
-                        Await.until("the queue judged standing", gate::queueStanding);
-                        assertThat(standingGauge("flood")).isEqualTo(1.0);
-
-                        release.countDown();
 
                         assertThat(holder.get()).isEqualTo(42);
                         for (Future<Integer> waiter : waiters) {
