@@ -4,6 +4,7 @@ import dev.dbbulkhead.benchmarks.overload.BenchDatabase;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -12,11 +13,19 @@ import java.util.concurrent.atomic.LongAdder;
  * closed. A closed loop: the callers' number, not an arrival rate, sets the load, so that the mean time per call is
  * wall time × callers / calls. The counts are {@link LongAdder}s, so that counting adds no contended word of its own
  * to the paths being compared.
+ *
+ * <p>Each caller also keeps its own count of returned calls and the longest call since the last reading, each in a slot
+ * of its own cache line: a caller that made no call in a window, or a call that took seconds, is what a mean per call
+ * hides — a caller held away from the pool while the others run lowers no throughput, and it is a request stalled.
  */
 final class ClosedLoop implements AutoCloseable {
 
     private final LongAdder calls = new LongAdder();
     private final LongAdder errors = new LongAdder();
+    /** Longs between two callers' slots: 128 bytes, so that no two callers write one cache line. */
+    private static final int SLOT_STRIDE = 16;
+    private final AtomicLongArray returnedByCaller;
+    private final AtomicLongArray longestCallByCaller;
     private final AtomicReference<RuntimeException> firstError = new AtomicReference<>();
     private final List<Thread> threads = new ArrayList<>();
     private final Callers callers;
@@ -24,19 +33,24 @@ final class ClosedLoop implements AutoCloseable {
 
     private ClosedLoop(Callers callers) {
         this.callers = callers;
+        this.returnedByCaller = new AtomicLongArray(callers.count() * SLOT_STRIDE);
+        this.longestCallByCaller = new AtomicLongArray(callers.count() * SLOT_STRIDE);
     }
 
     /** Starts {@code callers} on {@code application}; they run until {@link #close()}. */
     static ClosedLoop start(PathApplication application, Callers callers) {
         ClosedLoop loop = new ClosedLoop(callers);
         for (int i = 0; i < callers.count(); i++) {
-            loop.threads.add(callers.kind().start("caller-" + callers.token() + "-" + i, () -> loop.call(application)));
+            int slot = i * SLOT_STRIDE;
+            loop.threads.add(callers.kind().start("caller-" + callers.token() + "-" + i,
+                    () -> loop.call(application, slot)));
         }
         return loop;
     }
 
-    private void call(PathApplication application) {
+    private void call(PathApplication application, int slot) {
         while (!stopping) {
+            long began = System.nanoTime();
             try {
                 application.credit(BenchDatabase.randomAccount());
                 calls.increment();
@@ -44,6 +58,11 @@ final class ClosedLoop implements AutoCloseable {
                 // Sized so that nobody is refused or times out: a failure is a fault of the run, reported, not hidden.
                 errors.increment();
                 firstError.compareAndSet(null, failure);
+            }
+            long took = System.nanoTime() - began;
+            returnedByCaller.setRelease(slot, returnedByCaller.getPlain(slot) + 1);
+            if (took > longestCallByCaller.getOpaque(slot)) {
+                longestCallByCaller.accumulateAndGet(slot, took, Math::max);
             }
         }
     }
@@ -55,6 +74,24 @@ final class ClosedLoop implements AutoCloseable {
     /** Calls that returned since the start. */
     long calls() {
         return calls.sum();
+    }
+
+    /** Each caller's calls that returned or threw since the start, in the callers' order. */
+    long[] returnedByCaller() {
+        long[] returned = new long[callers.count()];
+        for (int i = 0; i < returned.length; i++) {
+            returned[i] = returnedByCaller.getAcquire(i * SLOT_STRIDE);
+        }
+        return returned;
+    }
+
+    /** The longest call that returned or threw since the last time this was asked, in nanoseconds; 0 if none did. */
+    long takeLongestCallNanos() {
+        long longest = 0;
+        for (int i = 0; i < callers.count(); i++) {
+            longest = Math.max(longest, longestCallByCaller.getAndSet(i * SLOT_STRIDE, 0));
+        }
+        return longest;
     }
 
     /** Calls that threw since the start. */

@@ -18,7 +18,10 @@ final class PathCostReport {
             + " DB CPU: the PostgreSQL server processes' CPU time per call (– where the server's processes cannot be"
             + " read); errors: calls that threw (the run is sized so that none are refused or time out); JIT"
             + " compiling: the JIT compilers' time as a share of the measured time (all compiler threads; – where not"
-            + " reported) — a fork still compiling measures the compiler too: where it is high, warm up longer. Pool "
+            + " reported) — a fork still compiling measures the compiler too: where it is high, warm up longer; longest"
+            + " call: the longest single call of any iteration; idle callers: the most callers of one iteration none of"
+            + " whose calls returned in it — callers held away while the others run, which no mean shows (– where the"
+            + " build did not report them). Pool "
             + PathApplication.WIDTH + " connections, db-bulkhead B = " + PathApplication.WIDTH + ", Q = "
             + PathApplication.MOST_CALLERS + ", Resilience4j " + PathApplication.WIDTH
             + " concurrent calls; waits up to " + LoadSettings.seconds(PathApplication.LONGEST_WAIT) + ".\n\n";
@@ -52,7 +55,7 @@ final class PathCostReport {
     private static MarkdownTable pathTable(PathSummaries summaries, Callers callers) {
         MarkdownTable table = new MarkdownTable("path", "µs/call", "× " + UserPath.TRANSACTIONAL.label(), "calls/s",
                 "bytes/call", "bytes above " + UserPath.TRANSACTIONAL.label(), "process CPU µs/call", "DB CPU µs/call",
-                "errors", "JIT compiling");
+                "errors", "JIT compiling", "longest call, ms", "idle callers");
         Optional<PathSummary> plain = summaries.after(UserPath.TRANSACTIONAL, callers);
         for (UserPath path : UserPath.values()) {
             for (Variant variant : Variant.values()) {
@@ -63,7 +66,8 @@ final class PathCostReport {
                         number(row.callsPerSecond(), 0), number(row.bytesPerCall(), 0),
                         plain.map(floor -> signed(row.bytesPerCall() - floor.bytesPerCall(), 0)).orElse("–"),
                         number(row.processCpuMicrosPerCall(), 1), number(row.serverCpuMicrosPerCall(), 1),
-                        row.errors(), percent(row.compilingShare())));
+                        row.errors(), percent(row.compilingShare()), number(row.longestCallMillis(), 1),
+                        idleCallers(row)));
             }
         }
         return table;
@@ -76,7 +80,8 @@ final class PathCostReport {
 
     private static MarkdownTable changeTable(PathSummaries summaries) {
         MarkdownTable table = new MarkdownTable("callers", "path", "µs/call before", "µs/call after", "change",
-                "bytes/call before", "bytes/call after", "process CPU µs/call before", "process CPU µs/call after");
+                "bytes/call before", "bytes/call after", "process CPU µs/call before", "process CPU µs/call after",
+                "longest call ms, before", "longest call ms, after");
         for (Callers callers : summaries.callers()) {
             for (UserPath path : UserPath.values()) {
                 summaries.get(path, Variant.BEFORE, callers).ifPresent(before ->
@@ -86,10 +91,16 @@ final class PathCostReport {
                                 signedPercent(after.microsPerCall() / before.microsPerCall() - 1),
                                 number(before.bytesPerCall(), 0), number(after.bytesPerCall(), 0),
                                 number(before.processCpuMicrosPerCall(), 1),
-                                number(after.processCpuMicrosPerCall(), 1))));
+                                number(after.processCpuMicrosPerCall(), 1), number(before.longestCallMillis(), 1),
+                                number(after.longestCallMillis(), 1))));
             }
         }
         return table;
+    }
+
+    private static String idleCallers(PathSummary summary) {
+        return summary.mostIdleCallers() == IterationResult.NOT_STALLS_MEASURED ? "–"
+                : Integer.toString(summary.mostIdleCallers());
     }
 
     /** "123.4 ± 5.6": the mean and its error. */

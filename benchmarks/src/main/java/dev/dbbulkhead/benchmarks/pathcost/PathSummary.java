@@ -14,10 +14,13 @@ import org.openjdk.jmh.util.ListStatistics;
  * @param serverCpuMicrosPerCall  NaN where any iteration could not read the server's CPU
  * @param compilingShare          the mean share of an iteration's wall time the JIT compilers spent compiling; NaN
  *                                where any iteration did not report it
+ * @param longestCallMillis       the longest call of any iteration; NaN where any iteration did not report it
+ * @param mostIdleCallers         the most callers of one iteration none of whose calls returned in it, the mean's blind
+ *                                spot; {@link IterationResult#NOT_STALLS_MEASURED} where any iteration did not report it
  */
 record PathSummary(int iterations, double microsPerCall, double microsPerCallError, double callsPerSecond,
                    double bytesPerCall, double processCpuMicrosPerCall, double serverCpuMicrosPerCall, long errors,
-                   double compilingShare) {
+                   double compilingShare, double longestCallMillis, int mostIdleCallers) {
 
     /** The confidence level of the error, JMH's. */
     static final double CONFIDENCE = 0.999;
@@ -33,7 +36,17 @@ record PathSummary(int iterations, double microsPerCall, double microsPerCallErr
                 mean(results, IterationResult::processCpuMicrosPerCall),
                 mean(results, IterationResult::serverCpuMicrosPerCall),
                 results.stream().mapToLong(IterationResult::errors).sum(),
-                mean(results, IterationResult::compilingShare));
+                mean(results, IterationResult::compilingShare),
+                results.stream().mapToDouble(IterationResult::longestCallMillis)
+                        .reduce(0, (longest, next) -> Double.isNaN(next) ? Double.NaN : Math.max(longest, next)),
+                mostIdleCallers(results));
+    }
+
+    private static int mostIdleCallers(List<IterationResult> results) {
+        boolean anyUnmeasured = results.stream()
+                .anyMatch(result -> result.idleCallers() == IterationResult.NOT_STALLS_MEASURED);
+        return anyUnmeasured ? IterationResult.NOT_STALLS_MEASURED
+                : results.stream().mapToInt(IterationResult::idleCallers).max().orElseThrow();
     }
 
     private static double mean(List<IterationResult> results, ToDoubleFunction<IterationResult> figure) {

@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param serverCpuNanos  the database server's CPU time, or {@link ServerCpu#NOT_MEASURED}
  * @param compilingNanos  the JIT compilers' accumulated time, or {@link IterationResult#NOT_COMPILING_MEASURED} where
  *                        the JVM does not report it
+ * @param returnedByCaller each caller's calls that returned or threw since the callers started
+ * @param longestCallNanos the longest call that returned or threw since the reading before this one
  */
 record Reading(long nanoTime, long calls, long errors, long processCpuNanos, long allocatedBytes, long serverCpuNanos,
-               long compilingNanos) {
+               long compilingNanos, long[] returnedByCaller, long longestCallNanos) {
 
     private static final com.sun.management.OperatingSystemMXBean OPERATING_SYSTEM =
             (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
@@ -32,7 +34,8 @@ record Reading(long nanoTime, long calls, long errors, long processCpuNanos, lon
     /** Reads {@code loop}'s counts, the JVM's and the server's counters now. */
     static Reading take(ClosedLoop loop, ServerCpu server) {
         return new Reading(System.nanoTime(), loop.calls(), loop.errors(), OPERATING_SYSTEM.getProcessCpuTime(),
-                THREADS.getTotalThreadAllocatedBytes(), server.nanos(), compilersNanosNow());
+                THREADS.getTotalThreadAllocatedBytes(), server.nanos(), compilersNanosNow(), loop.returnedByCaller(),
+                loop.takeLongestCallNanos());
     }
 
     private static long compilersNanosNow() {
@@ -55,6 +58,18 @@ record Reading(long nanoTime, long calls, long errors, long processCpuNanos, lon
         return new IterationResult(path, callers, iteration, end.calls - calls, end.errors - errors,
                 end.nanoTime - nanoTime, end.processCpuNanos - processCpuNanos, end.allocatedBytes - allocatedBytes,
                 serverMeasured ? end.serverCpuNanos - serverCpuNanos : ServerCpu.NOT_MEASURED,
-                compilingMeasured ? end.compilingNanos - compilingNanos : IterationResult.NOT_COMPILING_MEASURED);
+                compilingMeasured ? end.compilingNanos - compilingNanos : IterationResult.NOT_COMPILING_MEASURED,
+                end.longestCallNanos, idleCallersUntil(end));
+    }
+
+    /** The callers none of whose calls returned between this reading and {@code end}. */
+    private int idleCallersUntil(Reading end) {
+        int idle = 0;
+        for (int i = 0; i < returnedByCaller.length; i++) {
+            if (end.returnedByCaller[i] == returnedByCaller[i]) {
+                idle++;
+            }
+        }
+        return idle;
     }
 }

@@ -69,6 +69,21 @@ class PathCostRunTests {
     }
 
     @Test
+    void theLongestCallAndTheMostIdleCallersAreTheWorstIterationsAndNotMeasuredWhereAnyIterationDidNotReportThem() {
+        IterationResult steady = iteration(UserPath.POOL_ADMISSION_BOUND, Callers.platform(24), 100, 2_000, 0);
+        IterationResult stalled = stalled(steady, 10_375_000_000L, 8);
+        IterationResult unreported = stalled(steady, IterationResult.NOT_STALLS_MEASURED,
+                IterationResult.NOT_STALLS_MEASURED);
+
+        PathSummary summary = PathSummary.of(List.of(steady, stalled, steady));
+        assertThat(summary.longestCallMillis()).isCloseTo(10_375, within(1e-9));
+        assertThat(summary.mostIdleCallers()).isEqualTo(8);
+        PathSummary partly = PathSummary.of(List.of(stalled, unreported));
+        assertThat(partly.longestCallMillis()).isNaN();
+        assertThat(partly.mostIdleCallers()).isEqualTo(IterationResult.NOT_STALLS_MEASURED);
+    }
+
+    @Test
     void twoIterationsHaveNoErrorAsWithJmh() {
         IterationResult one = iteration(UserPath.STARTER, ONE, 100, 2_000, 0);
 
@@ -94,17 +109,23 @@ class PathCostRunTests {
         assertThat(IterationResult.parse(withoutServerCpu(result).toLine())).isEqualTo(withoutServerCpu(result));
         assertThat(IterationResult.isResultLine("PATHCOSTLY a fork's own output")).isFalse();
         IterationResult unreported = compiling(withoutServerCpu(result), IterationResult.NOT_COMPILING_MEASURED);
-        assertThat(unreported.toLine()).endsWith("\t-\t-");
+        assertThat(unreported.toLine()).endsWith("\t-\t-\t3000000\t0");
         assertThat(IterationResult.parse(unreported.toLine())).isEqualTo(unreported);
     }
 
     @Test
-    void aLineFromAForkOfAnEarlierBuildHasNoCompilersTime() {
+    void aLineFromAForkOfAnEarlierBuildHasNoStallsAndPerhapsNoCompilersTime() {
         IterationResult result = iteration(UserPath.POOL_ADMISSION_BOUND, Callers.virtual(256), 900, 3_000, 0);
-        String earlierLine = result.toLine().substring(0, result.toLine().lastIndexOf('\t'));
+        String withoutStalls = withoutLastField(withoutLastField(result.toLine()));
+        String earlierLine = withoutLastField(withoutStalls);
 
-        assertThat(IterationResult.parse(earlierLine))
-                .isEqualTo(compiling(result, IterationResult.NOT_COMPILING_MEASURED));
+        assertThat(IterationResult.parse(withoutStalls)).isEqualTo(stalled(result,
+                IterationResult.NOT_STALLS_MEASURED, IterationResult.NOT_STALLS_MEASURED));
+        assertThat(IterationResult.parse(earlierLine)).isEqualTo(stalled(
+                compiling(result, IterationResult.NOT_COMPILING_MEASURED), IterationResult.NOT_STALLS_MEASURED,
+                IterationResult.NOT_STALLS_MEASURED));
+        assertThatThrownBy(() -> IterationResult.parse(withoutLastField(result.toLine())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a result line");
         assertThatThrownBy(() -> IterationResult.parse(earlierLine.substring(0, earlierLine.lastIndexOf('\t'))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("Not a result line");
     }
@@ -121,7 +142,7 @@ class PathCostRunTests {
 
         assertThat(report).contains("**1 platform thread**", "**8 platform threads**")
                 .contains("| `@DbBulkhead` + meters | 212.0 ± 0.0 | 1.060 | 37,736 | 2,400 | +400 | 50.0 | 25.0 | 0"
-                        + " | 20.0 % |")
+                        + " | 20.0 % | 3.0 | 0 |")
                 .contains("| JIT compiling |")
                 .contains("| `@DbBulkhead` + meters ≤ 1.05 × `@Transactional` alone | 8 platform threads"
                         + " | +6.0 %, 2.0 µs over | **not met** |")
@@ -279,25 +300,35 @@ class PathCostRunTests {
 
     /**
      * One hand-made iteration of {@link #CALLS} calls; process CPU 50 µs and server CPU 25 µs a call, the compilers
-     * busy a fifth of the time.
+     * busy a fifth of the time, the longest call 3 ms and no caller idle.
      */
     private static IterationResult iteration(UserPath path, Callers callers, long microsPerCall, long bytesPerCall,
                                              long errors) {
         long wallNanos = microsPerCall * 1_000 * CALLS / callers.count();
         return new IterationResult(path, callers, 1, CALLS, errors, wallNanos, 50_000 * CALLS, bytesPerCall * CALLS,
-                25_000 * CALLS, wallNanos / 5);
+                25_000 * CALLS, wallNanos / 5, 3_000_000, 0);
+    }
+
+    private static String withoutLastField(String line) {
+        return line.substring(0, line.lastIndexOf('\t'));
     }
 
     private static IterationResult withoutServerCpu(IterationResult result) {
         return new IterationResult(result.path(), result.callers(), result.iteration(), result.calls(), result.errors(),
                 result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), ServerCpu.NOT_MEASURED,
-                result.compilingNanos());
+                result.compilingNanos(), result.longestCallNanos(), result.idleCallers());
     }
 
     private static IterationResult compiling(IterationResult result, long compilingNanos) {
         return new IterationResult(result.path(), result.callers(), result.iteration(), result.calls(), result.errors(),
                 result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), result.serverCpuNanos(),
-                compilingNanos);
+                compilingNanos, result.longestCallNanos(), result.idleCallers());
+    }
+
+    private static IterationResult stalled(IterationResult result, long longestCallNanos, int idleCallers) {
+        return new IterationResult(result.path(), result.callers(), result.iteration(), result.calls(), result.errors(),
+                result.wallNanos(), result.processCpuNanos(), result.allocatedBytes(), result.serverCpuNanos(),
+                result.compilingNanos(), longestCallNanos, idleCallers);
     }
 
     /** A path's summary in a report: three identical iterations, so that its error is 0. */
