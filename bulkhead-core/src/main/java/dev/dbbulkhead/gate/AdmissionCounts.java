@@ -322,21 +322,21 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
      */
     void finishRunning() {
         releaseShared(ONE_OPERATION);
-        yieldWhileHandOverPending();
+        yieldWhileHandOverPending(null);
     }
 
     /**
-     * Yields the processor while {@link #handOverPending()}, at most {@value #MOST_HAND_OVER_YIELDS} times, pausing
-     * {@value #PAUSE_NANOS} ns every {@value #YIELDS_BETWEEN_PAUSES}: a waiter that cannot get a processor at all is
-     * left one for a moment. A platform thread only. Never reads or clears the interrupt flag.
+     * Yields the processor while {@link #handOverPending(HandedWait)}, at most {@value #MOST_HAND_OVER_YIELDS} times,
+     * pausing {@value #PAUSE_NANOS} ns every {@value #YIELDS_BETWEEN_PAUSES}: a waiter that cannot get a processor at
+     * all is left one for a moment. A platform thread only. Never reads or clears the interrupt flag.
      */
-    final void yieldWhileHandOverPending() {
-        if (!handOverPending() || VirtualThreads.current()) {
+    final void yieldWhileHandOverPending(@Nullable HandedWait handedTo) {
+        if (!handOverPending(handedTo) || VirtualThreads.current()) {
             // A virtual releaser does not yield: its yield would unmount it and mount it again, which costs more than
             // the woken waiter's start, itself a task for the carrier pool rather than a thread for the kernel.
             return;
         }
-        for (int yields = 1; yields <= MOST_HAND_OVER_YIELDS && handOverPending(); yields++) {
+        for (int yields = 1; yields <= MOST_HAND_OVER_YIELDS && handOverPending(handedTo); yields++) {
             if (yields % YIELDS_BETWEEN_PAUSES == 0) {
                 LockSupport.parkNanos(PAUSE_NANOS);
             } else {
@@ -345,8 +345,12 @@ sealed class AdmissionCounts extends AbstractQueuedLongSynchronizer permits Hand
         }
     }
 
-    /** Whether a parked waiter has yet to take a free slot. */
-    boolean handOverPending() {
+    /**
+     * Whether a parked waiter has yet to take a free slot. Under arrival order the synchronizer wakes the waiter and
+     * this release does not learn which: {@code handedTo} is {@code null}, and the yields end once the slot is taken,
+     * whoever takes it.
+     */
+    boolean handOverPending(@Nullable HandedWait handedTo) {
         long word = getState();
         int running = running(word);
         return admitted(word) != running && running < limits.maxConcurrent() && hasQueuedThreads();

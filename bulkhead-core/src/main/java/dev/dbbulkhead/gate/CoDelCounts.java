@@ -30,7 +30,7 @@ final class CoDelCounts extends HandOffCounts {
     private static final long serialVersionUID = 1L;
 
     /** One queued operation. */
-    private static final class Waiter {
+    private static final class Waiter extends HandedWait {
         private final Thread thread = Thread.currentThread();
         private final long queuedAt;
         /**
@@ -129,7 +129,7 @@ final class CoDelCounts extends HandOffCounts {
         try {
             return awaitDecision(waiter, maxWaitNanos);
         } finally {
-            resumed();
+            waiter.endedOnItsThread();
         }
     }
 
@@ -201,11 +201,11 @@ final class CoDelCounts extends HandOffCounts {
 
     /** Under the lock, the slot taken for it: serves the oldest waiter, or the newest while the queue stands. */
     @Override
-    Thread grantNext(long now) {
+    HandedWait grantNext(long now) {
         judge.granted(now - waiters.peekFirst().queuedAt);
         Waiter next = judge.standing() ? waiters.peekLast() : waiters.peekFirst();
         remove(next, WaitEnd.RUNNING, now);
-        return next.thread;
+        return next;
     }
 
     /** Under the lock: refuses, oldest first, the waiters overdue in a standing queue. */

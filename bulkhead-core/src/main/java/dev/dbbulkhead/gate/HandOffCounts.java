@@ -28,18 +28,6 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
     transient volatile int queued;
     /** Waiters refused as overdue by the CoDel discipline; written under the lock only. */
     transient volatile long shed;
-    /**
-     * The waiter a release last handed its slot to, until that waiter runs ({@link #resumed()}); {@code null} when
-     * none. Read by the releasers' yields only, and changes nothing else. Every releaser yields while it is set, so a
-     * hand-over meanwhile extends the yields of the releases before it until its own waiter runs, within each one's
-     * bound: under a steady stream of hand-overs (hundreds of parked platform callers) releasers yield towards that
-     * bound. At most one releaser per processor, yielding only until one's own waiter runs (stopping at the next
-     * hand-over, or not), and not at all while more than 2B operations are admitted were each measured and not kept
-     * (the pool-level admission benchmark, runs 18, 19 and 21–24: from 48 to 192 platform callers these yields keep a
-     * call of the bound path at 0.60–0.76 × its time under HikariCP alone).
-     */
-    private transient volatile @Nullable Thread handedTo;
-
     HandOffCounts(GateConfig limits, LongSupplier clock) {
         super(limits);
         this.clock = clock;
@@ -51,8 +39,8 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
     /** Under the lock, the judgement brought up to {@code now}: refuses the waiters the discipline judges overdue. */
     abstract void shedOverdue(long now);
 
-    /** Under the lock, the slot taken for it: hands it to the waiter the discipline picks, and returns its thread. */
-    abstract Thread grantNext(long now);
+    /** Under the lock, the slot taken for it: hands it to the waiter the discipline picks, and returns its wait. */
+    abstract HandedWait grantNext(long now);
 
     /** The CoDel discipline's judgement of the queue, or {@code null} when none is kept. */
     abstract @Nullable StandingQueue judge();
@@ -68,6 +56,7 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
         if (admitted(word) == running(word) && compareAndSetState(word, word - ONE_OPERATION)) {
             return;
         }
+        HandedWait handedTo;
         lock.lock();
         try {
             long now = clock.getAsLong();
@@ -84,20 +73,20 @@ abstract sealed class HandOffCounts extends AdmissionCounts permits CoDelCounts,
         } finally {
             lock.unlock();
         }
-        yieldWhileHandOverPending();
+        yieldWhileHandOverPending(handedTo);
     }
 
-    /** Whether the waiter last handed a slot has yet to run. */
+    /**
+     * Whether {@code handedTo}, the wait this very release handed its slot to, has yet to run: each release yields for
+     * its own waiter only. Why not for any hand-over pending: releases that yielded while the latest hand-over's waiter
+     * had yet to run never stopped under a stream of hand-overs, and the kernel puts a thread that yields in a loop
+     * last (Linux's EEVDF pushes its deadline back a slice a yield) — the path-cost harness saw 8 of 24, 48 of 64 and
+     * 240 of 256 platform callers make no call for whole windows, calls of up to 10 s, while the others ran (runs 25–28
+     * of the pool-level admission benchmark).
+     */
     @Override
-    final boolean handOverPending() {
-        return handedTo != null;
-    }
-
-    /** A waiter's wait ended, however: a release yielding for it may stop. */
-    final void resumed() {
-        if (handedTo == Thread.currentThread()) {
-            handedTo = null;
-        }
+    final boolean handOverPending(@Nullable HandedWait handedTo) {
+        return handedTo != null && handedTo.yetToRun();
     }
 
     /** Gives the places back, and hands any room to waiters that joined after a grow meanwhile. */

@@ -31,7 +31,7 @@ final class ScheduledCounts extends HandOffCounts {
     private static final long serialVersionUID = 1L;
 
     /** One queued operation, as its own thread and the threads deciding for it see it: its wait in the order. */
-    final class Queued implements Wait {
+    final class Queued extends HandedWait implements Wait {
         private final Thread thread = Thread.currentThread();
         private final long queuedAt;
         /**
@@ -139,7 +139,7 @@ final class ScheduledCounts extends HandOffCounts {
         try {
             return awaitDecision(place, maxWaitNanos);
         } finally {
-            resumed();
+            place.endedOnItsThread();
         }
     }
 
@@ -193,9 +193,11 @@ final class ScheduledCounts extends HandOffCounts {
             return WaitEnd.TIMED_OUT;
         } finally {
             lock.unlock();
-            // Called by the waiter only: a slot handed to it meanwhile is seen now, and a release yielding for it
-            // stops — a shutdown's withdrawal never waits in await, whose own end says so otherwise.
-            resumed();
+            if (place.thread == Thread.currentThread()) {
+                // A slot handed to it meanwhile is seen now, and a release yielding for it stops: a shutdown's
+                // withdrawal never waits in await, whose own end says so otherwise.
+                place.endedOnItsThread();
+            }
         }
     }
 
@@ -328,7 +330,7 @@ final class ScheduledCounts extends HandOffCounts {
 
     /** Under the lock, the slot taken for it: serves the waiter the order puts first. */
     @Override
-    Thread grantNext(long now) {
+    HandedWait grantNext(long now) {
         return serveNext(now, WaitEnd.RUNNING);
     }
 
@@ -358,9 +360,9 @@ final class ScheduledCounts extends HandOffCounts {
 
     /**
      * Under the lock: serves the waiter the order puts first — {@link WaitEnd#RUNNING} on a slot of the gate,
-     * {@link WaitEnd#BORROWED} on a lent place — and returns its thread.
+     * {@link WaitEnd#BORROWED} on a lent place — and returns its wait.
      */
-    private Thread serveNext(long now, WaitEnd served) {
+    private Queued serveNext(long now, WaitEnd served) {
         WaitingWork.Waiter<Queued> next = Objects.requireNonNull(waiting.peekNext(), "a waiter to serve");
         if (judge != null) {
             // CoDel's sample: the wait of the oldest waiter queued when a place is handed on.
@@ -368,7 +370,7 @@ final class ScheduledCounts extends HandOffCounts {
         }
         waiting.granted(next);
         decide(next, served);
-        return next.owner.thread;
+        return next.owner;
     }
 
     /** Under the lock: takes the waiter out of the order (served ones already are) and tells it how it ended. */
