@@ -10,8 +10,8 @@ import java.util.List;
  * @param compilingNanos the JIT compilers' time in the window (all compiler threads, as the JVM accounts it), or
  *                       {@link #NOT_COMPILING_MEASURED}: a fork still compiling measures the compiler too
  * @param longestCallNanos the longest call that returned in the window, or {@link #NOT_STALLS_MEASURED}
- * @param idleCallers     the callers none of whose calls returned in the window — held away from the path for the whole
- *                        window while the others ran — or {@link #NOT_STALLS_MEASURED}
+ * @param idleCallers     the callers none of whose calls returned or threw in the window — held away from the path for
+ *                        the whole window while the others ran — or {@link #NOT_STALLS_MEASURED}
  */
 record IterationResult(UserPath path, Callers callers, int iteration, long calls, long errors, long wallNanos,
                        long processCpuNanos, long allocatedBytes, long serverCpuNanos, long compilingNanos,

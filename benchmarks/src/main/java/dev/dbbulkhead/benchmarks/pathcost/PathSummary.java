@@ -37,8 +37,8 @@ record PathSummary(int iterations, double microsPerCall, double microsPerCallErr
                 mean(results, IterationResult::serverCpuMicrosPerCall),
                 results.stream().mapToLong(IterationResult::errors).sum(),
                 mean(results, IterationResult::compilingShare),
-                results.stream().mapToDouble(IterationResult::longestCallMillis)
-                        .reduce(0, (longest, next) -> Double.isNaN(next) ? Double.NaN : Math.max(longest, next)),
+                // Math.max, and so the stream's max, is NaN where any figure is: "not measured" wherever one was not.
+                results.stream().mapToDouble(IterationResult::longestCallMillis).max().orElseThrow(),
                 mostIdleCallers(results));
     }
 

@@ -62,7 +62,7 @@ record Reading(long nanoTime, long calls, long errors, long processCpuNanos, lon
                 end.longestCallNanos, idleCallersUntil(end));
     }
 
-    /** The callers none of whose calls returned between this reading and {@code end}. */
+    /** The callers none of whose calls returned or threw between this reading and {@code end}. */
     private int idleCallersUntil(Reading end) {
         int idle = 0;
         for (int i = 0; i < returnedByCaller.length; i++) {
