@@ -4,10 +4,13 @@ import dev.dbbulkhead.share.WeightedShares;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.ObjDoubleConsumer;
+import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,6 +39,15 @@ import org.jspecify.annotations.Nullable;
  *   <li>arrival.</li>
  * </ol>
  *
+ * <p>At the queue's edge — every place taken — the rates flows ask at decide before their use does. Tags count what a
+ * flow was granted and what it queued, not how much more it asks than it gets: a flow under its share that sent a few
+ * operations together is tagged as far ahead as a busy flow's backlog, and would be refused at the full queue while the
+ * busy flow's waiters keep their places. So each flow also counts its asks of late (every operation that found every
+ * place busy: queued or refused, older asks fading), and a newcomer takes the place of the newest waiter of a flow
+ * that asked clearly more ({@value #ASKED_CLEARLY_MORE} times, per unit of weight) among the last
+ * {@value #EDGE_LOOK_BACK} of its lane — where the backlog of the flows that ask most lies — while a newcomer of a flow
+ * that asked clearly more than the last waiter's is refused. Between flows that ask alike, tags decide as above.
+ *
  * <p>A flow is charged for the places it gets, never for waits that end unserved: when a waiter leaves unserved,
  * its flow's later waiters are tagged again as if it had never come. Otherwise a flow whose waiters time out (the
  * heaviest, whose oldest waiters run out first) would be counted for places it never had, and held below its share.
@@ -60,10 +72,21 @@ final class WaitingWork<T> {
     static final int RETAGGED_WAITERS = 256;
 
     /**
-     * How far back a flow's recent use reaches, in grants: each grant weighs this much more than the one before,
-     * so use older than a few hundred grants counts for little.
+     * How far back a flow's recent counts — of its grants, of its asks — reach: each count weighs this much more than
+     * the one before, so counts older than a few hundred count for little.
      */
-    static final double RECENT_USE_GROWTH = 1.0 + 1.0 / 128;
+    static final double RECENT_GROWTH = 1.0 + 1.0 / 128;
+
+    /**
+     * How many times more than another a flow must have asked of late for the queue's edge to tell them apart by
+     * their asks alone: below it, estimates from a few hundred asks would swap flows that ask alike by chance, and the
+     * heavier of two flows over their share would lose its places to the lighter one's.
+     */
+    static final double ASKED_CLEARLY_MORE = 4.0;
+
+    /** How many of a lane's last waiters the edge looks at for the flow that asked most: a bound under the lock. */
+    static final int EDGE_LOOK_BACK = 8;
+
     private static final double RESCALE_ABOVE = 1e150;
 
     private static final Criticality[] MOST_CRITICAL_FIRST = Criticality.values();
@@ -75,6 +98,11 @@ final class WaitingWork<T> {
         private long finish;
         /** Its use of late, per unit of weight: each grant counted at the weight of its time, older ones fading. */
         private double recentUse;
+        /**
+         * What it asked of late, per unit of weight: each operation that found every place busy, queued or refused,
+         * counted at the weight of its time, older ones fading.
+         */
+        private double recentAsks;
         /** Its waiters, oldest first: the order of their tags too, as each starts where the one before finishes. */
         private final LinkedHashSet<Waiter<?>> waiters = new LinkedHashSet<>();
         /** Its operations running, counted only under a cap on them ({@link #countsRunning}). */
@@ -189,8 +217,8 @@ final class WaitingWork<T> {
     private final int runningCap;
     private long arrivals;
     private int size;
-    /** The weight of a grant now in {@link Flow#recentUse}; it grows with each grant instead of the old ones fading. */
-    private double grantWeight = 1.0;
+    private final RecentCount grants = new RecentCount(flow -> flow.recentUse, (flow, use) -> flow.recentUse = use);
+    private final RecentCount asks = new RecentCount(flow -> flow.recentAsks, (flow, asked) -> flow.recentAsks = asked);
 
     /**
      * @param idleFlows        how many flows without waiters are remembered at most
@@ -219,6 +247,7 @@ final class WaitingWork<T> {
         Lane<T> lane = laneOf(ticket);
         flow.lastLane = lane;
         Waiter<T> waiter = new Waiter<>(ticket, owner, flow, lane.virtualTime, arrivals++);
+        asks.count(flow);
         flow.finish = waiter.tag + flow.cost;
         flow.waiters.add(waiter);
         lane.waiters.add(waiter);
@@ -282,7 +311,7 @@ final class WaitingWork<T> {
                 ? level.inProgressRun + 1 : 0;
         Lane<T> lane = level.laneOf(waiter.ticket);
         lane.virtualTime = Math.max(lane.virtualTime, waiter.tag);
-        countRecentUse(waiter.flow);
+        grants.count(waiter.flow);
         takeOut(waiter);
         if (countsRunning()) {
             waiter.flow.running++;
@@ -342,15 +371,23 @@ final class WaitingWork<T> {
 
     /**
      * The waiter that should give its place to an operation asking as {@code newcomer} when every place is taken: the
-     * last one this order would serve, if the newcomer would be served before it; else {@code null}, and the newcomer
-     * is the one to refuse. A newcomer of a flow running its cap displaces nobody: it could not run before its own
-     * flow's operation ends, and would take the place of a waiter that may. Nothing changes.
+     * last one this order would serve, if the newcomer would be served before it — within their lane, the newest waiter
+     * of a flow that asked clearly more than the newcomer's ({@link #ASKED_CLEARLY_MORE}) comes last; else
+     * {@code null}, and the newcomer is the one to refuse: its ask is counted. A newcomer of a flow running its cap
+     * displaces nobody: it could not run before its own flow's operation ends, and would take the place of a waiter that
+     * may. Nothing else changes.
      */
     @Nullable Waiter<T> displacedBy(Ticket newcomer) {
         Flow own = flows.get(newcomer.key());
-        if (own != null && own.running >= runningCap) {
-            return null;
+        Waiter<T> displaced = own != null && own.running >= runningCap ? null : servedAfter(newcomer, own);
+        if (displaced == null && own != null) {
+            asks.count(own);
         }
+        return displaced;
+    }
+
+    /** The waiter {@link #displacedBy} names, before the newcomer's ask is counted. */
+    private @Nullable Waiter<T> servedAfter(Ticket newcomer, @Nullable Flow own) {
         Waiter<T> last = null;
         for (int i = levels.size() - 1; i >= 0 && last == null; i--) {
             if (!levels.get(i).isEmpty()) {
@@ -367,28 +404,77 @@ final class WaitingWork<T> {
         if (newcomer.inProgress() != last.ticket.inProgress()) {
             return newcomer.inProgress() ? last : null;
         }
-        // Among equals, the largest tag is the flow furthest over its share: the newcomer displaces it only when its
-        // own flow is less far over. At equal tags — a flow saves up only so much, so a flow served without pause
-        // and one that was quiet long enough may both start at the same place — the flow that used less of late keeps
-        // the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
-        Flow flow = own;
-        long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, flow == null ? 0L : flow.finish);
+        // The newcomer's lane, as the last waiter's. Asks first: a flow that asks clearly more than another is over
+        // its share whatever their tags say — the tags of a quiet flow's few operations sent together count them as
+        // use.
+        double ownAsks = (own == null ? 0.0 : own.recentAsks)
+                + asks.ofOne(WeightedShares.usePerOperation(newcomer.weight()));
+        Waiter<T> ofHeavierFlow = newestOfAFlowAskingMore(laneOf(newcomer), own, ownAsks * ASKED_CLEARLY_MORE);
+        if (ofHeavierFlow != null) {
+            return ofHeavierFlow;
+        }
+        if (ownAsks > last.flow.recentAsks * ASKED_CLEARLY_MORE) {
+            return null;
+        }
+        // Among flows that ask alike, the largest tag is the flow furthest over its share: the newcomer displaces it
+        // only when its own flow is less far over. At equal tags — a flow saves up only so much, so a flow served
+        // without pause and one that was quiet long enough may both start at the same place — the flow that used less
+        // of late keeps the place: a tie kept by arrival alone would refuse the quiet flow's newcomer each time.
+        long newcomerTag = WeightedShares.nextStart(laneOf(newcomer).virtualTime, own == null ? 0L : own.finish);
         if (newcomerTag != last.tag) {
             return newcomerTag < last.tag ? last : null;
         }
-        double newcomerUse = flow == null ? 0.0 : flow.recentUse;
+        double newcomerUse = own == null ? 0.0 : own.recentUse;
         return newcomerUse < last.flow.recentUse ? last : null;
     }
 
-    /** Counts a grant in its flow's recent use, the older grants of every flow weighing less by as much. */
-    private void countRecentUse(Flow flow) {
-        flow.recentUse += grantWeight * flow.cost;
-        grantWeight *= RECENT_USE_GROWTH;
-        if (grantWeight > RESCALE_ABOVE) {
-            for (Flow known : flows.values()) {
-                known.recentUse /= grantWeight;
+    /**
+     * Among the last {@link #EDGE_LOOK_BACK} waiters of {@code lane}, the newest of the flow that asked most, if it
+     * asked more than {@code than}; {@code null} when none did. A flow's waiters in a lane are ordered as they came,
+     * so the first met from the end is its newest.
+     */
+    private @Nullable Waiter<T> newestOfAFlowAskingMore(Lane<T> lane, @Nullable Flow own, double than) {
+        Waiter<T> heaviest = null;
+        Iterator<Waiter<T>> fromTheEnd = lane.waiters.descendingIterator();
+        for (int looked = 0; looked < EDGE_LOOK_BACK && fromTheEnd.hasNext(); looked++) {
+            Waiter<T> waiter = fromTheEnd.next();
+            double asked = waiter.flow.recentAsks;
+            if (waiter.flow != own && asked > than && (heaviest == null || asked > heaviest.flow.recentAsks)) {
+                heaviest = waiter;
             }
-            grantWeight = 1.0;
+        }
+        return heaviest;
+    }
+
+    /**
+     * A count each flow keeps of late, per unit of weight: each count weighs {@link #RECENT_GROWTH} times the one
+     * before instead of the older ones fading, and every flow's count is divided back down before the weight
+     * overflows.
+     */
+    private final class RecentCount {
+        private final ToDoubleFunction<Flow> of;
+        private final ObjDoubleConsumer<Flow> set;
+        private double weight = 1.0;
+
+        RecentCount(ToDoubleFunction<Flow> of, ObjDoubleConsumer<Flow> set) {
+            this.of = of;
+            this.set = set;
+        }
+
+        /** What one count of {@code cost} adds now. */
+        double ofOne(long cost) {
+            return weight * cost;
+        }
+
+        void count(Flow flow) {
+            set.accept(flow, of.applyAsDouble(flow) + ofOne(flow.cost));
+            weight *= RECENT_GROWTH;
+            if (weight > RESCALE_ABOVE) {
+                for (Flow known : flows.values()) {
+                    set.accept(known, of.applyAsDouble(known) / weight);
+                }
+                weight = 1.0;
+            }
         }
     }
 

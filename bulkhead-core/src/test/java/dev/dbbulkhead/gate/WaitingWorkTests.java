@@ -95,6 +95,62 @@ class WaitingWorkTests {
     }
 
     @Test
+    void aQuietFlowsNewcomerTakesThePlaceOfAFlowThatAskedClearlyMoreThoughItsBurstTaggedItLast() {
+        WaitingWork.Waiter<String> busyNewest = busyFlowWaitingBesideAQuietFlowsBurst();
+
+        assertThat(order.displacedBy(ticket("globex")))
+                .as("globex's burst is tagged past acme's waiters, but acme asked far more than globex")
+                .isSameAs(busyNewest);
+    }
+
+    @Test
+    void aNewcomerOfAFlowThatAskedClearlyMoreNeverPushesOutAQuietFlowsWaiterThoughItsTagIsSmaller() {
+        busyFlowWaitingBesideAQuietFlowsBurst();
+
+        assertThat(order.displacedBy(ticket("acme")))
+                .as("acme's own waiters come last among its own; globex's burst is no use over its share")
+                .isNull();
+    }
+
+    @Test
+    void aFlowsNewcomersRefusedAtTheEdgeCountAmongItsAsks() {
+        order.add(ticket("acme"), "acme-1");
+        WaitingWork.Waiter<String> acmeNewest = order.add(ticket("acme"), "acme-2");
+        for (int i = 1; i <= 3; i++) {
+            order.add(ticket("initech"), "initech-" + i);
+        }
+        assertThat(order.displacedBy(ticket("initech"))).as("initech asked more than acme so far").isNull();
+
+        for (int i = 0; i < 30; i++) {
+            assertThat(order.displacedBy(ticket("acme"))).as("acme's newcomers come after every waiter").isNull();
+        }
+
+        assertThat(order.displacedBy(ticket("initech")))
+                .as("acme's thirty refused newcomers count among its asks: it asked clearly more than initech")
+                .isSameAs(acmeNewest);
+    }
+
+    /**
+     * acme asked for 100 places and got them, and has two waiters; then globex, never seen before, sends nine
+     * operations together: its first four start behind the virtual time on what it saved up, the rest past acme's
+     * waiters. Returns acme's newest waiter.
+     */
+    private WaitingWork.Waiter<String> busyFlowWaitingBesideAQuietFlowsBurst() {
+        for (int i = 0; i < 100; i++) {
+            order.add(ticket("acme"), "acme-served-" + i);
+            order.granted(order.peekNext());
+        }
+        order.add(ticket("acme"), "acme-1");
+        WaitingWork.Waiter<String> busyNewest = order.add(ticket("acme"), "acme-2");
+        WaitingWork.Waiter<String> burstLast = null;
+        for (int i = 1; i <= 9; i++) {
+            burstLast = order.add(ticket("globex"), "globex-" + i);
+        }
+        assertThat(burstLast.compareTo(busyNewest)).as("the burst's last waiter is tagged after acme's").isPositive();
+        return busyNewest;
+    }
+
+    @Test
     void flowsWithoutWaitersAreRememberedWithinTheBound() {
         WaitingWork<String> small = new WaitingWork<>(4, AdmissionRules.NO_RUNNING_CAP);
         for (int i = 0; i < 1_000; i++) {
