@@ -5,12 +5,11 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.function.ObjDoubleConsumer;
-import java.util.function.ToDoubleFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,7 +60,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Flows are keys held exactly, never hashed into shared slots. The state kept is bounded whatever keys callers
  * send: a flow with waiters (at most the waiters) or running operations counted (at most B), and at most
  * {@code idleFlows} flows without either that would not start where a flow never seen would — forgetting such a flow
- * only forgives it use older than the others', or gives it the little use it had not yet saved up.
+ * only forgives it use older than the others', or gives it the little use it had not yet saved up — and what the last
+ * {@code idleFlows} flows forgotten had asked, so that a busy flow forgotten between its waits comes back with its
+ * asks.
  */
 final class WaitingWork<T> {
 
@@ -72,10 +73,17 @@ final class WaitingWork<T> {
     static final int RETAGGED_WAITERS = 256;
 
     /**
-     * How far back a flow's recent counts — of its grants, of its asks — reach: each count weighs this much more than
-     * the one before, so counts older than a few hundred count for little.
+     * How far back a flow's recent use reaches, in grants: each grant weighs this much more than the one before,
+     * so use older than a few hundred grants counts for little.
      */
-    static final double RECENT_GROWTH = 1.0 + 1.0 / 128;
+    static final double RECENT_USE_GROWTH = 1.0 + 1.0 / 128;
+
+    /**
+     * How far back a flow's recent asks reach, in asks: longer than its use, as every operation that finds the places
+     * busy is an ask — among a hundred flows a busy one's bursts would otherwise fade between them to what a quiet
+     * flow's one operation weighs.
+     */
+    static final double RECENT_ASKS_GROWTH = 1.0 + 1.0 / 512;
 
     /**
      * How many times more than another a flow must have asked of late for the queue's edge to tell them apart by
@@ -85,7 +93,7 @@ final class WaitingWork<T> {
     static final double ASKED_CLEARLY_MORE = 4.0;
 
     /** How many of a lane's last waiters the edge looks at for the flow that asked most: a bound under the lock. */
-    static final int EDGE_LOOK_BACK = 8;
+    static final int EDGE_LOOK_BACK = 16;
 
     private static final double RESCALE_ABOVE = 1e150;
 
@@ -217,8 +225,15 @@ final class WaitingWork<T> {
     private final int runningCap;
     private long arrivals;
     private int size;
-    private final RecentCount grants = new RecentCount(flow -> flow.recentUse, (flow, use) -> flow.recentUse = use);
-    private final RecentCount asks = new RecentCount(flow -> flow.recentAsks, (flow, asked) -> flow.recentAsks = asked);
+    /**
+     * What the last {@code idleFlows} flows forgotten had asked of late, oldest first: a busy flow among thousands
+     * that holds one waiting place at a time is forgotten between its waits, and would come back as if it never asked.
+     */
+    private final LinkedHashMap<String, Double> forgottenAsks = new LinkedHashMap<>();
+    /** The weight of a grant now in {@link Flow#recentUse}; it grows with each grant instead of the old ones fading. */
+    private double grantWeight = 1.0;
+    /** The weight of an ask now in {@link Flow#recentAsks}, growing with each ask as {@link #grantWeight} does. */
+    private double askWeight = 1.0;
 
     /**
      * @param idleFlows        how many flows without waiters are remembered at most
@@ -247,7 +262,7 @@ final class WaitingWork<T> {
         Lane<T> lane = laneOf(ticket);
         flow.lastLane = lane;
         Waiter<T> waiter = new Waiter<>(ticket, owner, flow, lane.virtualTime, arrivals++);
-        asks.count(flow);
+        countAsk(flow);
         flow.finish = waiter.tag + flow.cost;
         flow.waiters.add(waiter);
         lane.waiters.add(waiter);
@@ -301,7 +316,12 @@ final class WaitingWork<T> {
     }
 
     private Flow flowOf(Ticket ticket) {
-        return flows.computeIfAbsent(ticket.key(), key -> new Flow(key, ticket.weight()));
+        return flows.computeIfAbsent(ticket.key(), key -> {
+            Flow flow = new Flow(key, ticket.weight());
+            Double asked = forgottenAsks.remove(key);
+            flow.recentAsks = asked == null ? 0.0 : asked;
+            return flow;
+        });
     }
 
     /** Takes out the waiter that is served: the virtual time moves on to its tag. */
@@ -311,7 +331,7 @@ final class WaitingWork<T> {
                 ? level.inProgressRun + 1 : 0;
         Lane<T> lane = level.laneOf(waiter.ticket);
         lane.virtualTime = Math.max(lane.virtualTime, waiter.tag);
-        grants.count(waiter.flow);
+        countGrant(waiter.flow);
         takeOut(waiter);
         if (countsRunning()) {
             waiter.flow.running++;
@@ -381,7 +401,7 @@ final class WaitingWork<T> {
         Flow own = flows.get(newcomer.key());
         Waiter<T> displaced = own != null && own.running >= runningCap ? null : servedAfter(newcomer, own);
         if (displaced == null && own != null) {
-            asks.count(own);
+            countAsk(own);
         }
         return displaced;
     }
@@ -408,7 +428,7 @@ final class WaitingWork<T> {
         // its share whatever their tags say — the tags of a quiet flow's few operations sent together count them as
         // use.
         double ownAsks = (own == null ? 0.0 : own.recentAsks)
-                + asks.ofOne(WeightedShares.usePerOperation(newcomer.weight()));
+                + askWeight * WeightedShares.usePerOperation(newcomer.weight());
         Waiter<T> ofHeavierFlow = newestOfAFlowAskingMore(laneOf(newcomer), own, ownAsks * ASKED_CLEARLY_MORE);
         if (ofHeavierFlow != null) {
             return ofHeavierFlow;
@@ -446,35 +466,32 @@ final class WaitingWork<T> {
         return heaviest;
     }
 
-    /**
-     * A count each flow keeps of late, per unit of weight: each count weighs {@link #RECENT_GROWTH} times the one
-     * before instead of the older ones fading, and every flow's count is divided back down before the weight
-     * overflows.
-     */
-    private final class RecentCount {
-        private final ToDoubleFunction<Flow> of;
-        private final ObjDoubleConsumer<Flow> set;
-        private double weight = 1.0;
-
-        RecentCount(ToDoubleFunction<Flow> of, ObjDoubleConsumer<Flow> set) {
-            this.of = of;
-            this.set = set;
-        }
-
-        /** What one count of {@code cost} adds now. */
-        double ofOne(long cost) {
-            return weight * cost;
-        }
-
-        void count(Flow flow) {
-            set.accept(flow, of.applyAsDouble(flow) + ofOne(flow.cost));
-            weight *= RECENT_GROWTH;
-            if (weight > RESCALE_ABOVE) {
-                for (Flow known : flows.values()) {
-                    set.accept(known, of.applyAsDouble(known) / weight);
-                }
-                weight = 1.0;
+    /** Counts a grant in its flow's recent use, the older grants of every flow weighing less by as much. */
+    private void countGrant(Flow flow) {
+        flow.recentUse += grantWeight * flow.cost;
+        grantWeight *= RECENT_USE_GROWTH;
+        if (grantWeight > RESCALE_ABOVE) {
+            for (Flow known : flows.values()) {
+                known.recentUse /= grantWeight;
             }
+            grantWeight = 1.0;
+        }
+    }
+
+    /**
+     * Counts an ask in its flow's recent asks, the older asks of every flow — those of the flows forgotten too —
+     * weighing less by as much.
+     */
+    private void countAsk(Flow flow) {
+        flow.recentAsks += askWeight * flow.cost;
+        askWeight *= RECENT_ASKS_GROWTH;
+        if (askWeight > RESCALE_ABOVE) {
+            double by = askWeight;
+            for (Flow known : flows.values()) {
+                known.recentAsks /= by;
+            }
+            forgottenAsks.replaceAll((key, asked) -> asked / by);
+            askWeight = 1.0;
         }
     }
 
@@ -513,15 +530,28 @@ final class WaitingWork<T> {
             return;
         }
         if (lastLane == null || WeightedShares.startsAsNew(lastLane.virtualTime, flow.finish)) {
-            flows.remove(flow.key, flow);
+            forget(flow);
             return;
         }
         idle.addLast(flow);
         while (idle.size() > idleFlows) {
             Flow oldest = idle.pollFirst();
             if (isIdle(oldest)) {
-                flows.remove(oldest.key, oldest);
+                forget(oldest);
             }
+        }
+    }
+
+    /** Forgets {@code flow}, but for its asks, kept among the last {@code idleFlows} flows' forgotten. */
+    private void forget(Flow flow) {
+        // A stale idle entry may name a flow forgotten already: its key is another flow's now, or nobody's.
+        if (!flows.remove(flow.key, flow)) {
+            return;
+        }
+        // Never there already: a flow's asks leave this map when it is known again (flowOf).
+        forgottenAsks.put(flow.key, flow.recentAsks);
+        if (forgottenAsks.size() > idleFlows) {
+            forgottenAsks.remove(forgottenAsks.keySet().iterator().next());
         }
     }
 

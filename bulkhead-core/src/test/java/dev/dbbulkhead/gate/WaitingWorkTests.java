@@ -130,6 +130,45 @@ class WaitingWorkTests {
                 .isSameAs(acmeNewest);
     }
 
+    @Test
+    void aFlowForgottenBetweenItsWaitsComesBackWithWhatItAsked() {
+        WaitingWork<String> small = new WaitingWork<>(4, AdmissionRules.NO_RUNNING_CAP);
+        askAndBeServed(small, "acme", 50);
+        forgetAcmeBehind(small, 4);
+        WaitingWork.Waiter<String> acmeBack = small.add(ticket("acme"), "acme-back");
+
+        assertThat(small.displacedBy(ticket("globex")))
+                .as("acme was forgotten behind four other flows, but not what it asked: far more than globex")
+                .isSameAs(acmeBack);
+    }
+
+    @Test
+    void onlyTheLastFlowsForgottenAreRememberedForWhatTheyAsked() {
+        WaitingWork<String> small = new WaitingWork<>(4, AdmissionRules.NO_RUNNING_CAP);
+        askAndBeServed(small, "acme", 50);
+        forgetAcmeBehind(small, 8);
+        small.add(ticket("acme"), "acme-back");
+
+        assertThat(small.displacedBy(ticket("globex")))
+                .as("four flows forgotten after acme: its asks are gone too, and it starts as globex does")
+                .isNull();
+    }
+
+    private static void askAndBeServed(WaitingWork<String> order, String key, int times) {
+        for (int i = 0; i < times; i++) {
+            order.add(ticket(key), key + "-" + i);
+            order.granted(order.peekNext());
+        }
+    }
+
+    /** Serves {@code others} other flows once each after acme, so that acme is forgotten at the fourth. */
+    private static void forgetAcmeBehind(WaitingWork<String> order, int others) {
+        for (int i = 0; i < others; i++) {
+            askAndBeServed(order, "other-" + i, 1);
+        }
+        assertThat(order.flowsKnown()).as("the last four served, acme not among them").isEqualTo(4);
+    }
+
     /**
      * acme asked for 100 places and got them, and has two waiters; then globex, never seen before, sends nine
      * operations together: its first four start behind the virtual time on what it saved up, the rest past acme's
